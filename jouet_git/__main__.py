@@ -1,0 +1,5 @@
+import sys
+
+from jouet_git.cli import main
+
+sys.exit(main())

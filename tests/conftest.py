@@ -1,0 +1,36 @@
+"""Every test runs with jouet's directories, HOME and git's global config in a temporary place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    base = tmp_path_factory.mktemp("jouet-env")
+    home = base / "home"
+    home.mkdir()
+    for name, sub in (
+        ("JOUET_CONFIG_DIR", "config"),
+        ("JOUET_STATE_DIR", "state"),
+        ("JOUET_CACHE_DIR", "cache"),
+        ("JOUET_DATA_DIR", "data"),
+        ("JOUET_SYSTEM_DIR", "system"),
+        ("XDG_CONFIG_HOME", "xdg-config"),
+        ("XDG_STATE_HOME", "xdg-state"),
+        ("XDG_CACHE_HOME", "xdg-cache"),
+        ("XDG_DATA_HOME", "xdg-data"),
+    ):
+        monkeypatch.setenv(name, str(base / sub))
+    monkeypatch.setenv("HOME", str(home))
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("JOUET_RULES_DISABLE", "JOUET_SESSION_ID", "JOUET_ALLOW", "JOUET_RULES_NETWORK",
+                 "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PRE_COMMIT"):
+        monkeypatch.delenv(name, raising=False)
+    yield base

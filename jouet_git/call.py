@@ -3,12 +3,16 @@
 Adapters (jouet_git/harness) turn a payload into a Call; the engine only ever sees Calls.
 Field names follow the Command and call tables of the rule reference, so a Command converts to the
 table a Luau script sees, and to `jouet parse --json`, field for field.
+
+This module is on the hook's hot path: it imports nothing (no typing, no dataclasses), and its
+classes are plain __slots__ classes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PRE_TOOL_USE = "pre-tool-use"
 POST_TOOL_USE = "post-tool-use"
@@ -20,77 +24,132 @@ KIND_EDIT = "edit"  # writes a file (Edit, Write, MultiEdit, NotebookEdit)
 KIND_SEARCH = "search"  # searches files (Grep, Glob)
 KIND_OTHER = "other"
 
+# The fields of the rule reference's Command table, in the order `jouet parse --json` prints them.
+COMMAND_FIELDS = (
+    "words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
+    "span", "words_at", "nested", "text", "line", "background",
+)
 
-@dataclass(slots=True)
+
 class Command:
     """One simple command as a shell would run it.
 
     span and words_at are 1-based, inclusive byte positions into the UTF-8 script, usable with
     Lua's string.sub; both are None for a command read from a `sh -c` script.
+    captured: inside $(...) or backticks, so its standard output is captured, not printed.
+    status: after a tool, the exit status this command is known to have had.
     """
 
-    words: list[str]
-    argv: list[str]
-    program: str
-    heredocs: list[str] = field(default_factory=list)
-    via: list[str] = field(default_factory=list)
-    op: str | None = None  # "seq", "and", "or", "pipe", "background" or None at the end
-    stdout_to: str | None = None
-    stdin_redirected: bool = False
-    env: dict[str, str] = field(default_factory=dict)
-    span: tuple[int, int] | None = None
-    words_at: int | None = None
-    nested: bool = False
-    text: str = ""
-    line: str = ""
-    background: bool = False
-    # Inside $(...) or backticks: its standard output is captured, not printed.
-    captured: bool = False
-    # After a tool: the exit status this command is known to have had (see shell.assign_status).
-    status: int | None = None
+    __slots__ = (
+        "argv", "background", "captured", "env", "heredocs", "line", "nested", "op", "program",
+        "span", "status", "stdin_redirected", "stdout_to", "text", "via", "words", "words_at",
+    )
+
+    def __init__(
+        self,
+        words: list[str],
+        argv: list[str] | None = None,
+        program: str = "",
+        heredocs: list[str] | None = None,
+        via: list[str] | None = None,
+        op: str | None = None,
+        stdout_to: str | None = None,
+        stdin_redirected: bool = False,
+        env: dict[str, str] | None = None,
+        span: tuple[int, int] | None = None,
+        words_at: int | None = None,
+        nested: bool = False,
+        text: str = "",
+        line: str = "",
+        background: bool = False,
+        captured: bool = False,
+        status: int | None = None,
+    ) -> None:
+        self.words = words
+        self.argv = list(words) if argv is None else argv
+        self.program = program
+        self.heredocs = [] if heredocs is None else heredocs
+        self.via = [] if via is None else via
+        self.op = op
+        self.stdout_to = stdout_to
+        self.stdin_redirected = stdin_redirected
+        self.env = {} if env is None else env
+        self.span = span
+        self.words_at = words_at
+        self.nested = nested
+        self.text = text
+        self.line = line
+        self.background = background
+        self.captured = captured
+        self.status = status
 
     def to_json(self) -> dict[str, Any]:
-        """The fields of the rule reference's Command table, with their documented names."""
-        return {
-            "words": list(self.words),
-            "argv": list(self.argv),
-            "program": self.program,
-            "heredocs": list(self.heredocs),
-            "via": list(self.via),
-            "op": self.op,
-            "stdout_to": self.stdout_to,
-            "stdin_redirected": self.stdin_redirected,
-            "env": dict(self.env),
-            "span": list(self.span) if self.span is not None else None,
-            "words_at": self.words_at,
-            "nested": self.nested,
-            "text": self.text,
-            "line": self.line,
-            "background": self.background,
-        }
+        """The fields of the Command table, with their documented names."""
+        out: dict[str, Any] = {}
+        for name in COMMAND_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, (list, tuple)):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[name] = value
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Command):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Command({self.argv!r}, op={self.op!r}, nested={self.nested!r})"
 
 
-@dataclass(slots=True)
 class Call:
-    """A tool call (or git event) as the rules see it."""
+    """A tool call (or git event) as the rules see it.
 
-    event: str = PRE_TOOL_USE
-    harness: str = "test"
-    tool: str = "Bash"
-    kind: str = KIND_SHELL
-    command: str | None = None
-    path: str | None = None
-    cwd: str = "."
-    session: str | None = None
-    agent: str | None = None
-    exit_code: int | None = None
-    input: dict[str, Any] = field(default_factory=dict)
-    # Whether a rule may answer with a rewrite (a built-in deny-mode rule, before a Claude Code Bash call).
-    rewrite: bool = False
-    # The harness runs the whole call in the background (Claude Code's run_in_background).
-    background: bool = False
-    _commands: list[Command] | None = None
-    _incomplete: bool = False
+    commands is parsed from command on first use.
+    rewrite: whether a rule may answer with a rewrite (a built-in deny-mode rule, before a Claude
+    Code Bash call). background: the harness runs the whole call in the background.
+    """
+
+    __slots__ = (
+        "_commands", "_incomplete", "agent", "background", "command", "cwd", "event", "exit_code",
+        "harness", "input", "kind", "path", "rewrite", "session", "tool",
+    )
+
+    def __init__(
+        self,
+        event: str = PRE_TOOL_USE,
+        harness: str = "test",
+        tool: str = "Bash",
+        kind: str = KIND_SHELL,
+        command: str | None = None,
+        path: str | None = None,
+        cwd: str = ".",
+        session: str | None = None,
+        agent: str | None = None,
+        exit_code: int | None = None,
+        input: dict[str, Any] | None = None,
+        rewrite: bool = False,
+        background: bool = False,
+    ) -> None:
+        self.event = event
+        self.harness = harness
+        self.tool = tool
+        self.kind = kind
+        self.command = command
+        self.path = path
+        self.cwd = cwd
+        self.session = session
+        self.agent = agent
+        self.exit_code = exit_code
+        self.input = {} if input is None else input
+        self.rewrite = rewrite
+        self.background = background
+        self._commands: list[Command] | None = None
+        self._incomplete = False
 
     @property
     def commands(self) -> list[Command]:
@@ -107,5 +166,14 @@ class Call:
         return self._commands
 
     @property
+    def incomplete(self) -> bool:
+        """Whether the shell reader could not read all of the command (kept as data)."""
+        self.commands  # noqa: B018 - parse on first use
+        return self._incomplete
+
+    @property
     def is_shell(self) -> bool:
         return self.kind == KIND_SHELL
+
+    def __repr__(self) -> str:
+        return f"Call({self.event}, {self.harness}, {self.tool}, command={self.command!r}, path={self.path!r})"

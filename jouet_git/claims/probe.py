@@ -1,0 +1,78 @@
+"""The claims probe: which live claims cover the paths a tool call touches.
+
+The rule engine calls `held` from a rule's script (`jouet.claims.held(paths)`) before an edit or a
+commit, on the hook's hot path. So it spawns no process, takes no lock (the store is replaced by
+atomic renames, so a lock-free read sees a whole file) and imports only what reading needs: no
+subprocess, pathlib, typing, filelock or hashlib.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from jouet_git.claims import patterns
+from jouet_git.claims import repo as repo_mod
+from jouet_git.claims.store import StoreError, read, store_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def held(paths: list[str], cwd: str, now: float | None = None) -> list[dict[str, Any]] | None:
+    """The live claims, of any session, that cover PATHS; None when CWD is outside a repository.
+
+    PATHS are relative to CWD or absolute; globs are read as claim patterns. A path covers a claim
+    when the claim's pattern matches it, or lies inside it (a directory covers the claims below
+    it). One dict per (path, claim):
+
+        {"path": path relative to the root ("." for the root), "pattern", "session", "harness",
+         "worktree", "branch", "note", "expires_at", "machine" (None for this machine's claims)}
+
+    Claims of other machines count as last read by `jouet claim sync`, until they expire. NOW
+    (seconds since the epoch) defaults to the current time. An unreadable store counts as empty.
+    """
+    where = os.path.abspath(cwd)
+    repo = repo_mod.find(where)
+    if repo is None:
+        return None
+    try:
+        store = read(store_path(repo.common_dir))
+    except StoreError:
+        return []
+    moment = time.time() if now is None else now
+    live = [claim for claim in store.claims if claim.lapsed(moment) is None]
+    live += [claim for claim in store.remote_claims if claim.lapsed(moment, local=False) is None]
+    if not live:
+        return []
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for text in paths:
+        rel = repo_mod.relative(repo, text, where) if isinstance(text, str) and text else None
+        if rel is None:
+            continue
+        glob = patterns.is_glob(rel)
+        try:
+            # A plain path may be a directory: it covers the claims below it too.
+            pattern = patterns.normalize(rel, directory=not glob)
+        except patterns.PatternError:
+            continue
+        shown = pattern if glob else (pattern.rstrip("/") if pattern != patterns.ROOT else ".")
+        if shown in seen:
+            continue
+        seen.add(shown)
+        for claim in live:
+            if patterns.overlap(pattern, claim.pattern):
+                found.append({
+                    "path": shown,
+                    "pattern": claim.pattern,
+                    "session": claim.session,
+                    "harness": claim.harness,
+                    "worktree": claim.worktree,
+                    "branch": claim.branch,
+                    "note": claim.note,
+                    "expires_at": claim.expires_at,
+                    "machine": claim.machine,
+                })
+    return found

@@ -1,0 +1,412 @@
+"""The gitleaks config a scan will use, and what the pre-check needs from it.
+
+gitleaks picks its config in this order: `--config`, $GITLEAKS_CONFIG (a path), $GITLEAKS_CONFIG_TOML
+(the content), `<target>/.gitleaks.toml`, else the default config compiled into the binary. A config
+may `[extend]` the default (`useDefault = true`) or another file (`path = ...`, relative to where
+gitleaks runs, which for jouet is the top of the work tree), dropping some of its rules
+(`disabledRules`); a rule repeated with the same id adds its keywords to the base rule's. Keys are
+case-insensitive, as viper reads them.
+
+summarize() follows the same steps and returns a RuleSummary (keywords, keyword-less rules, path-only
+rules, allowlisted paths), or None with a reason when anything is not certain, in which case the
+caller runs gitleaks. Summaries are cached under the cache directory, keyed by the binary's and the
+config files' identity.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+DEFAULT_MARKER = b'title = "gitleaks config"'
+MAX_EXTEND_DEPTH = 2  # gitleaks follows [extend] at most two levels deep
+CACHE_VERSION = 1
+
+
+class Unsure(Exception):
+    """The config cannot be read, or read for sure, the way gitleaks would."""
+
+
+class ConfigSource:
+    """Where gitleaks will take its config from: kind is env, env-toml, repo or default."""
+
+    __slots__ = ("kind", "path", "text")
+
+    def __init__(self, kind: str, path: str | None = None, text: str | None = None) -> None:
+        self.kind = kind
+        self.path = path
+        self.text = text
+
+    def describe(self) -> str:
+        if self.kind == "env":
+            return f"$GITLEAKS_CONFIG ({self.path})"
+        if self.kind == "env-toml":
+            return "$GITLEAKS_CONFIG_TOML"
+        if self.kind == "repo":
+            return str(self.path)
+        return "gitleaks' default config"
+
+
+class RuleSummary:
+    """What decides whether gitleaks could find anything, from one resolved config."""
+
+    __slots__ = ("allow_paths", "always", "keywords", "path_rules")
+
+    def __init__(self, keywords: list[str], always: bool, path_rules: list[str],
+                 allow_paths: list[str]) -> None:
+        self.keywords = keywords  # lower-cased, as gitleaks compares them
+        self.always = always  # a rule with a regex and no keywords runs on every fragment
+        self.path_rules = path_rules  # Go patterns of rules that match a file name alone
+        self.allow_paths = allow_paths  # Go patterns of global allowlists that skip a whole file
+
+    def to_json(self) -> dict[str, Any]:
+        return {"keywords": self.keywords, "always": self.always, "path_rules": self.path_rules,
+                "allow_paths": self.allow_paths}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RuleSummary:
+        return cls(list(data["keywords"]), bool(data["always"]), list(data["path_rules"]),
+                   list(data["allow_paths"]))
+
+
+def resolve_source(toplevel: str, environ: dict[str, str] | None = None) -> ConfigSource:
+    """The config gitleaks would load when scanning TOPLEVEL, by gitleaks' own precedence."""
+    env = os.environ if environ is None else environ
+    path = env.get("GITLEAKS_CONFIG")
+    if path:
+        return ConfigSource("env", os.path.join(toplevel, path))
+    text = env.get("GITLEAKS_CONFIG_TOML")
+    if text:
+        return ConfigSource("env-toml", text=text)
+    repo = os.path.join(toplevel, ".gitleaks.toml")
+    if os.path.isfile(repo):
+        return ConfigSource("repo", repo)
+    return ConfigSource("default")
+
+
+def embedded_default(binary: str) -> str:
+    """The default config compiled into the gitleaks BINARY (raises Unsure when not found)."""
+    try:
+        with open(binary, "rb") as f:
+            data = f.read()
+    except OSError as error:
+        raise Unsure(f"cannot read {binary}: {error.strerror}") from None
+    at = data.find(DEFAULT_MARKER)
+    if at < 0 or data.find(DEFAULT_MARKER, at + 1) >= 0:
+        raise Unsure(f"cannot find one default config inside {binary}")
+    start = data.rfind(b"\0", 0, at) + 1
+    end = data.find(b"\0", at)
+    if end < 0:
+        end = len(data)
+    try:
+        return data[start:end].decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unsure(f"the default config inside {binary} is not UTF-8") from None
+
+
+# --- reading a config the way gitleaks translates it ------------------------------------------------
+
+
+class _Rule:
+    __slots__ = ("keywords", "path", "regex")
+
+    def __init__(self, regex: str | None, path: str | None, keywords: list[str]) -> None:
+        self.regex = regex
+        self.path = path
+        self.keywords = keywords
+
+
+class _Reader:
+    """Reads one config and what it extends, remembering every file it read."""
+
+    def __init__(self, binary: str, toplevel: str) -> None:
+        self.binary = binary
+        self.toplevel = toplevel
+        self.files: list[str] = []
+        self._default: str | None = None
+
+    def default_text(self) -> str:
+        if self._default is None:
+            self._default = embedded_default(self.binary)
+        return self._default
+
+    def read_file(self, path: str) -> str:
+        full = os.path.join(self.toplevel, path)
+        try:
+            with open(full, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise Unsure(f"cannot read the gitleaks config {full}: {error}") from None
+        self.files.append(os.path.abspath(full))
+        return text
+
+    def translate(self, text: str, depth: int, name: str) -> tuple[dict[str, _Rule], list[str]]:
+        """The rules (by id) and allowlisted path patterns of a config, extensions included."""
+        data = _parse_toml(text, name)
+        rules: dict[str, _Rule] = {}
+        for index, raw in enumerate(_list_of_tables(data.get("rules", []), f"{name}: rules")):
+            rule_id = raw.get("id", f"#{index}")
+            regex = _optional_str(raw.get("regex"), f"{name}: rule {rule_id}: regex")
+            path = _optional_str(raw.get("path"), f"{name}: rule {rule_id}: path")
+            keywords = _str_list(raw.get("keywords", []), f"{name}: rule {rule_id}: keywords")
+            rules[str(rule_id)] = _Rule(regex, path, [k.lower() for k in keywords])
+        allow = _allow_paths(data, name)
+        extend = data.get("extend", {})
+        if not isinstance(extend, dict):
+            raise Unsure(f"{name}: [extend] is not a table")
+        if depth != MAX_EXTEND_DEPTH:
+            use_default = extend.get("usedefault", False)
+            path = _optional_str(extend.get("path"), f"{name}: extend.path")
+            if not isinstance(use_default, bool):
+                raise Unsure(f"{name}: extend.useDefault is not true or false")
+            if use_default and path:
+                raise Unsure(f"{name}: sets both extend.useDefault and extend.path, which gitleaks refuses")
+            base = None
+            if use_default:
+                base = self.translate(self.default_text(), depth + 1, "the default config")
+            elif path:
+                base = self.translate(self.read_file(path), depth + 1, path)
+            if base is not None:
+                disabled = set(_str_list(extend.get("disabledrules", []), f"{name}: extend.disabledRules"))
+                _merge(rules, base[0], disabled)
+                allow = allow + base[1]
+        return rules, allow
+
+
+def _lower_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k).lower(): _lower_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_lower_keys(v) for v in value]
+    return value
+
+
+def _parse_toml(text: str, name: str) -> dict[str, Any]:
+    import tomli
+
+    try:
+        data = tomli.loads(text)
+    except tomli.TOMLDecodeError as error:
+        raise Unsure(f"{name}: not valid TOML: {error}") from None
+    lowered: dict[str, Any] = _lower_keys(data)
+    return lowered
+
+
+def _list_of_tables(value: Any, what: str) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise Unsure(f"{what} is not a list of tables")
+    return value
+
+
+def _optional_str(value: Any, what: str) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise Unsure(f"{what} is not a string")
+    return value
+
+
+def _str_list(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Unsure(f"{what} is not a list of strings")
+    return value
+
+
+def _allow_paths(data: dict[str, Any], name: str) -> list[str]:
+    """Path patterns of global allowlists that skip a file whatever its content."""
+    tables: list[dict[str, Any]] = []
+    if isinstance(data.get("allowlist"), dict):
+        tables.append(data["allowlist"])
+    elif "allowlist" in data:
+        raise Unsure(f"{name}: [allowlist] is not a table")
+    tables += _list_of_tables(data.get("allowlists", []), f"{name}: allowlists")
+    paths: list[str] = []
+    for table in tables:
+        if table.get("targetrules"):
+            continue
+        condition = str(table.get("condition", "")).lower()
+        if condition in ("", "or", "||"):
+            pass
+        elif condition in ("and", "&&"):
+            if table.get("commits") or table.get("regexes") or table.get("stopwords"):
+                continue
+        else:
+            raise Unsure(f"{name}: unknown allowlist condition {condition!r}")
+        paths += _str_list(table.get("paths", []), f"{name}: allowlist paths")
+    return paths
+
+
+def _merge(rules: dict[str, _Rule], base: dict[str, _Rule], disabled: set[str]) -> None:
+    """Fold the extended config's rules into RULES, as gitleaks' extend step does."""
+    for rule_id, rule in base.items():
+        if rule_id in disabled:
+            continue
+        mine = rules.get(rule_id)
+        if mine is None:
+            rules[rule_id] = rule
+            continue
+        keywords = rule.keywords + mine.keywords
+        rules[rule_id] = _Rule(mine.regex or rule.regex, mine.path or rule.path, keywords)
+
+
+def _summary(rules: dict[str, _Rule], allow: list[str]) -> RuleSummary:
+    keywords: set[str] = set()
+    always = False
+    path_rules: list[str] = []
+    for rule_id, rule in rules.items():
+        if rule.regex is None and rule.path is None:
+            raise Unsure(f"rule {rule_id} has neither a regex nor a path")
+        if rule.keywords:
+            for keyword in rule.keywords:
+                if keyword == "":
+                    always = True
+                elif "\n" in keyword or "\r" in keyword:
+                    raise Unsure(f"rule {rule_id} has a keyword spanning lines")
+                keywords.add(keyword)
+        elif rule.regex is not None:
+            always = True
+        else:
+            path_rules.append(rule.path or "")
+    from jouet_git.gitleaks.precheck import go_lower
+
+    return RuleSummary(sorted({go_lower(k) for k in keywords if k}), always, path_rules, allow)
+
+
+# --- caching --------------------------------------------------------------------------------------
+
+
+def _stat_key(path: str) -> list[Any]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [path, None]
+    return [os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _cache_file(binary: str, source: ConfigSource) -> str | None:
+    import hashlib
+
+    from jouet_git import paths
+
+    directory = paths.private_dir(os.path.join(paths.cache_dir(), "secrets"))
+    if directory is None:
+        return None
+    identity: list[Any] = [CACHE_VERSION, _stat_key(binary), source.kind, source.path]
+    if source.text is not None:
+        identity.append(hashlib.sha256(source.text.encode("utf-8", "surrogateescape")).hexdigest())
+    key = hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:32]
+    return os.path.join(directory, f"rules-{key}.json")
+
+
+def _cached(cache: str) -> RuleSummary | None:
+    try:
+        with open(cache, encoding="utf-8") as f:
+            data = json.load(f)
+        if any(_stat_key(path) != key for path, key in data["files"]):
+            return None
+        return RuleSummary.from_json(data["summary"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store(cache: str, files: list[str], summary: RuleSummary) -> None:
+    data = {"files": [[path, _stat_key(path)] for path in files], "summary": summary.to_json()}
+    tmp = f"{cache}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        os.replace(tmp, cache)
+    except OSError:
+        import contextlib
+
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def summarize(binary: str, source: ConfigSource, toplevel: str,
+              use_cache: bool = True) -> tuple[RuleSummary | None, str]:
+    """The RuleSummary of SOURCE as gitleaks at BINARY will read it, or None and why not."""
+    cache = _cache_file(binary, source) if use_cache else None
+    if cache is not None:
+        hit = _cached(cache)
+        if hit is not None:
+            return hit, "cached"
+    reader = _Reader(binary, toplevel)
+    try:
+        if source.kind == "default":
+            text, name = reader.default_text(), "the default config"
+        elif source.kind == "env-toml":
+            text, name = source.text or "", "$GITLEAKS_CONFIG_TOML"
+        else:
+            text, name = reader.read_file(source.path or ""), str(source.path)
+        rules, allow = reader.translate(text, 0, name)
+        summary = _summary(rules, allow)
+    except Unsure as error:
+        return None, str(error)
+    if cache is not None:
+        # The top file counts too: an edit changes its stat, and the cached summary is dropped.
+        _store(cache, reader.files, summary)
+    return summary, "read"
+
+
+def has_relative_extend(source: ConfigSource, toplevel: str) -> bool:
+    """Whether the config chain extends a file by a relative path (resolved from where gitleaks runs)."""
+    reader = _Reader("", toplevel)
+    try:
+        if source.kind == "env-toml":
+            text = source.text or ""
+        elif source.path:
+            text = reader.read_file(source.path)
+        else:
+            return False
+        for _ in range(MAX_EXTEND_DEPTH):
+            extend = _parse_toml(text, "config").get("extend", {})
+            path = extend.get("path") if isinstance(extend, dict) else None
+            if not isinstance(path, str) or not path or extend.get("usedefault"):
+                return False
+            if not os.path.isabs(path):
+                return True
+            text = reader.read_file(path)
+    except Unsure:
+        return False
+    return False
+
+
+def write_absolute_copy(source: ConfigSource, toplevel: str, directory: str) -> str:
+    """Copies of the config chain under DIRECTORY whose extend paths are absolute; the top copy's path.
+
+    gitleaks resolves `[extend] path` from its working directory; jouet runs `gitleaks dir` from a
+    temporary directory, so a relative path must be made absolute first (from the top of the work
+    tree, where gitleaks would run as a git hook). tomlkit keeps everything else as written.
+    """
+    import tomlkit
+
+    if source.kind == "env-toml":
+        text = source.text or ""
+    else:
+        with open(source.path or "", encoding="utf-8") as f:
+            text = f.read()
+    top = ""
+    for level in range(MAX_EXTEND_DEPTH + 1):
+        doc = tomlkit.parse(text)
+        target = None
+        for key in list(doc.keys()):
+            if key.lower() == "extend":
+                table = doc[key]
+                for sub in list(table.keys()):
+                    if sub.lower() == "path" and isinstance(table[sub], str) and table[sub]:
+                        target = os.path.join(toplevel, str(table[sub]))
+                        table[sub] = os.path.join(directory, f"config-{level + 1}.toml")
+        out = os.path.join(directory, f"config-{level}.toml")
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(tomlkit.dumps(doc))
+        top = top or out
+        if target is None or level == MAX_EXTEND_DEPTH:
+            break
+        with open(target, encoding="utf-8") as f:
+            text = f.read()
+    return top

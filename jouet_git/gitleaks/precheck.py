@@ -1,0 +1,114 @@
+"""Decide, without starting gitleaks, whether gitleaks could find anything in some text.
+
+gitleaks runs a rule on a fragment only when one of the rule's keywords occurs in it, compared
+case-insensitively, in the fragment as it is or in any of its decoding passes; a rule without
+keywords runs on every fragment. A rule with a path and no regex (pkcs12-file in the default
+config) fires on the file name alone. A file under a global allowlist path is never scanned.
+
+must_scan() answers True when any of that could happen, so skipping gitleaks on False loses no
+finding. It answers True too whenever it cannot be sure: a file larger than gitleaks reads in one
+chunk, a path it cannot match exactly, a config it could not read.
+"""
+
+from __future__ import annotations
+
+from jouet_git.gitleaks.decode import MAX_DECODE_DEPTH, decode_pass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from re import Pattern
+
+    from jouet_git.gitleaks.config import RuleSummary
+
+# gitleaks reads a file in chunks of about 100 kB and scans each chunk as its own fragment; below
+# this size a file is one fragment, so the pre-check sees exactly what gitleaks sees.
+ONE_CHUNK = 32 * 1024
+
+
+class Fragment:
+    """Text gitleaks will scan as one piece, and the path gitleaks will report it under."""
+
+    __slots__ = ("path", "text")
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+
+
+def go_lower(text: str) -> str:
+    """Lower-case TEXT as Go's strings.ToLower does (rune by rune, simple case mapping)."""
+    if text.isascii():
+        return text.lower()
+    # Python applies two mappings Go does not: İ becomes "i̇" (two characters), and a final Σ becomes ς.
+    return text.replace("\u0130", "i").replace("\u03a3", "\u03c3").lower()
+
+
+def keyword_in(text: str, keywords: Iterable[str]) -> bool:
+    lowered = go_lower(text)
+    return any(k in lowered for k in keywords)
+
+
+def fragment_has_keyword(text: str, keywords: Iterable[str], depth: int = MAX_DECODE_DEPTH) -> bool:
+    """Whether a keyword occurs in TEXT or in one of its decoding passes, as gitleaks checks them."""
+    keywords = tuple(keywords)
+    current = text
+    for passes in range(depth + 1):
+        if keyword_in(current, keywords):
+            return True
+        if passes == depth:
+            break
+        current, count = decode_pass(current)
+        if not count:
+            break
+    return False
+
+
+def _compiled(patterns: list[str]) -> list[Pattern[str] | None]:
+    from jouet_git.gitleaks.goregex import Unsupported, compile_go
+
+    out: list[Pattern[str] | None] = []
+    for pattern in patterns:
+        try:
+            out.append(compile_go(pattern))
+        except Unsupported:
+            out.append(None)
+    return out
+
+
+def _allowlisted(path: str, allow: list[Pattern[str] | None]) -> bool:
+    # Trust the translation only on ASCII paths, where it is exact; otherwise scan the file.
+    if not path.isascii():
+        return False
+    return any(p is not None and p.search(path) for p in allow)
+
+
+def _path_rule_fires(path: str, rules: list[Pattern[str] | None]) -> bool:
+    if not path.isascii():
+        return bool(rules)
+    return any(p is None or p.search(path) for p in rules)
+
+
+def _too_large(text: str) -> bool:
+    if len(text) > ONE_CHUNK:
+        return True
+    return not text.isascii() and len(text.encode("utf-8", "surrogateescape")) > ONE_CHUNK
+
+
+def must_scan(summary: RuleSummary, fragments: Iterable[Fragment]) -> tuple[bool, str]:
+    """Whether gitleaks could find something in FRAGMENTS, and why (for the record)."""
+    allow = _compiled(summary.allow_paths) if summary.allow_paths else []
+    path_rules = _compiled(summary.path_rules) if summary.path_rules else []
+    keywords = tuple(summary.keywords)
+    for fragment in fragments:
+        if _allowlisted(fragment.path, allow):
+            continue
+        if path_rules and _path_rule_fires(fragment.path, path_rules):
+            return True, f"{fragment.path}: a path-only rule matches its name"
+        if summary.always:
+            return True, "the config has a rule without keywords"
+        if _too_large(fragment.text):
+            return True, f"{fragment.path}: too large to pre-check exactly"
+        if fragment_has_keyword(fragment.text, keywords):
+            return True, f"{fragment.path}: holds a rule keyword"
+    return False, "no keyword of any rule in the lines to scan"

@@ -1,0 +1,170 @@
+"""jouet.secrets.scan(): what gitleaks' rules find in the lines a commit or a push would add.
+
+    findings, reason = scan(cwd, "staged")                      # what `git commit` takes
+    findings, reason = scan(cwd, "tracked")                     # what `git commit -a` takes
+    findings, reason = scan(cwd, "outgoing")                    # commits on HEAD not on any remote
+    findings, reason = scan(cwd, "outgoing", range="OLD..NEW")  # or [(old, new), ...] from pre-push
+    findings, reason = scan(cwd, "staged", paths=["src/"])      # plus what `git add src/` would stage
+
+PATHS count for the staged and tracked scopes; an outgoing scan reads only commits.
+
+findings is a list of {"rule", "path", "line", "commit", "match", "fingerprint"} (match is redacted;
+the secret itself is never read back from gitleaks), or None with the reason: gitleaks is missing,
+this is not a git work tree, the diff is over the size limit (1 MiB), or the scan ran out of its
+budget (5 s by default, capped by `deadline`). An empty list means nothing was found, or that the
+lines to scan hold no keyword of any rule in the config gitleaks would use, so gitleaks did not run.
+
+The probe only reads: git runs with GIT_OPTIONAL_LOCKS=0, nothing is staged, no object is written.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    from jouet_git.gitleaks.diff import FileChange
+
+SCOPES = ("staged", "tracked", "outgoing")
+DEFAULT_BUDGET = 5.0  # seconds; scans run only on commits and pushes
+MAX_DIFF_BYTES = 1 << 20
+ZERO_OID = frozenset({"0" * 40, "0" * 64})
+
+
+class ScanInfo:
+    """What the last scan did, for tests, the bench and `jouet secrets scan --verbose`."""
+
+    __slots__ = ("files", "gitleaks_ran", "precheck")
+
+    def __init__(self) -> None:
+        self.files = 0
+        self.gitleaks_ran = False
+        self.precheck = ""
+
+
+LAST = ScanInfo()
+
+
+def _revisions(range_: str | Sequence[tuple[str, str]] | None) -> list[str]:
+    """git log arguments for the outgoing commits."""
+    if range_ is None:
+        return ["HEAD", "--not", "--remotes"]
+    if isinstance(range_, str):
+        if not range_ or range_.startswith("-") or any(c.isspace() for c in range_):
+            raise ValueError(f"not a revision range: {range_!r}")
+        return [range_]
+    include: list[str] = []
+    exclude: list[str] = []
+    new_branch = False
+    for old, new in range_:
+        for oid in (old, new):
+            if oid.startswith("-") or any(c.isspace() for c in oid):
+                raise ValueError(f"not an object name: {oid!r}")
+        if new in ZERO_OID:
+            continue  # a deletion pushes no commit
+        include.append(new)
+        if old in ZERO_OID:
+            new_branch = True
+        else:
+            exclude.append(f"^{old}")
+    if not include:
+        return []
+    return include + exclude + (["--not", "--remotes"] if new_branch else [])
+
+
+def scan(
+    cwd: str,
+    scope: str = "staged",
+    paths: list[str] | None = None,
+    deadline: float | None = None,
+    range: str | Sequence[tuple[str, str]] | None = None,
+    budget: float = DEFAULT_BUDGET,
+    max_bytes: int = MAX_DIFF_BYTES,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """Scan SCOPE of the repository at CWD with gitleaks; see the module docstring."""
+    import time
+
+    global LAST
+    LAST = ScanInfo()
+    if scope not in SCOPES:
+        return None, f"unknown scope {scope!r}: use staged, tracked or outgoing"
+    end = time.monotonic() + budget
+    if deadline is not None:
+        end = min(end, deadline)
+
+    from jouet_git.gitleaks import binary as gl_binary
+    from jouet_git.gitleaks import config, diff, precheck, proc, scanner
+
+    gitleaks = gl_binary.find_gitleaks()
+    if gitleaks is None:
+        return None, gl_binary.missing_reason()
+    try:
+        revisions = _revisions(range) if scope == "outgoing" else []
+    except ValueError as error:
+        return None, str(error)
+    try:
+        repo = diff.open_repo(cwd, end)
+        size = diff.Budget(max_bytes)
+        changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size)
+    except diff.NotARepo as error:
+        return None, f"not a git work tree: {error}"
+    except diff.TooLarge as error:
+        return None, f"{error}, the limit for a secret scan: run `gitleaks git` by hand"
+    except proc.OverBudget:
+        return None, f"the secret scan ran out of its {budget:g} s budget while reading the diff"
+    except (RuntimeError, OSError) as error:
+        return None, str(error)
+    LAST.files = len(changes)
+    if not changes:
+        LAST.precheck = "nothing to scan"
+        return [], None
+
+    source = config.resolve_source(repo.toplevel)
+    summary, why = config.summarize(gitleaks, source, repo.toplevel)
+    if summary is None:
+        LAST.precheck = f"cannot pre-check ({why}): running gitleaks"
+    else:
+        needed, LAST.precheck = precheck.must_scan(summary, _fragments(changes, scope))
+        if not needed:
+            return [], None
+
+    if progress is not None:
+        progress(f"scanning {len(changes)} changed file(s) with gitleaks")
+    LAST.gitleaks_ran = True
+    try:
+        if scope == "outgoing":
+            found = scanner.scan_log(gitleaks, repo.toplevel, revisions, end)
+        else:
+            found = scanner.scan_tree(gitleaks, repo.toplevel, changes, source, end)
+    except proc.OverBudget:
+        return None, f"gitleaks ran out of the {budget:g} s budget of a secret scan and was stopped"
+    except scanner.ScanFailed as error:
+        return None, str(error)
+    except OSError as error:
+        return None, f"cannot run gitleaks ({gitleaks}): {error.strerror}"
+    return found, None
+
+
+def _changes(diff: Any, repo: Any, cwd: str, scope: str, paths: list[str] | None, revisions: list[str],
+             end: float, size: Any) -> list[FileChange]:
+    if scope == "outgoing":
+        if not revisions or (repo.head is None and revisions[0] == "HEAD"):
+            return []  # nothing pushed, or no commit yet
+        changes: list[FileChange] = diff.outgoing(repo, cwd, end, size, revisions)
+        return changes
+    read = diff.staged if scope == "staged" else diff.tracked
+    changes = read(repo, cwd, end, size)
+    if paths:
+        changes = diff.merge(changes, diff.added_paths(repo, cwd, end, size, paths))
+    return changes
+
+
+def _fragments(changes: list[FileChange], scope: str) -> list[Any]:
+    """What gitleaks will scan as separate pieces: each hunk of a commit, or each sparse file."""
+    from jouet_git.gitleaks.precheck import Fragment
+
+    if scope == "outgoing":
+        return [Fragment(c.path, hunk.fragment_text()) for c in changes for hunk in c.hunks]
+    return [Fragment(c.path, c.sparse_text()) for c in changes]

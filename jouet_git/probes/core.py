@@ -1,0 +1,359 @@
+"""The probes a rule's script asks about the repository: one Probes object per hook call.
+
+    p = Probes(cwd, call)
+    p.begin_check()                  # a rule's check starts: 200 ms for the probes it asks
+    state, reason = p.git_state()    # (value, None), or (None, "why there is no value")
+
+Every probe only reads. git runs with GIT_OPTIONAL_LOCKS=0 (so it never takes the index lock the
+agent's own git needs) and GIT_TERMINAL_PROMPT=0. A probe's answer is kept for the rest of the
+object's life, so asking twice runs nothing. The probes one check asks share a budget of 200 ms; a
+git process still running when it is spent is killed, and the probe answers nil and "out of time:
+...". Such an answer is not kept, so the next check, with a fresh budget, asks again. Secret scans
+have a budget of their own (5 s per hook call), since they run only on commits and pushes.
+
+Values are plain data (dicts, lists, str, int, bool) that convert to Lua tables. Bad arguments, such
+as an unknown scope or an environment variable off the allowlist, raise ProbeError: that is a bug in
+the script, not a state of the repository.
+
+The hook imports this module: it imports only os, sys and time at the top; subprocess and the
+modules behind each probe are imported when a probe first needs them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from jouet_git.call import Call
+    from jouet_git.claims.repo import Repo
+
+    Answer = tuple[Any, str | None]
+
+BUDGET = 0.2  # seconds the probes of one check share
+SECRETS_BUDGET = 5.0  # seconds the secret scans of one hook call share
+NOT_A_REPO = "not in a git repository"
+
+# Variables that point git at a repository. git sets them for its own hooks (a pre-commit hook of
+# `git commit -a` gets a temporary index); they are kept for that repository and dropped for another.
+_REPO_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
+
+
+class ProbeError(Exception):
+    """A script asked a probe something it cannot answer by design (a bug in the script)."""
+
+
+class OutOfTime(Exception):
+    """The probes' budget ran out before a probe could answer."""
+
+
+class Probes:
+    """The read-only probes of one hook call, cached and budgeted.
+
+    cwd is the call's directory; call, when given, is the jouet_git.call.Call the probes answer for
+    (a git pre-push call's input names the commits it sends). budget is the seconds each check's
+    probes share (200 ms; a benchmark or test may pass another). git_processes counts the git
+    processes these probes started, those of secret scans included.
+    """
+
+    __slots__ = (
+        "_cache", "_deadline", "_env", "_repos", "_secrets_deadline", "budget", "call", "cwd",
+        "git_processes",
+    )
+
+    def __init__(self, cwd: str, call: Call | None = None, budget: float = BUDGET) -> None:
+        self.cwd = os.path.abspath(cwd)
+        self.call = call
+        self.budget = budget
+        self.git_processes = 0
+        self._cache: dict[tuple[Any, ...], Answer] = {}
+        self._repos: dict[str, Repo | None] = {}
+        self._env: dict[str, str] | None = None
+        self._deadline = time.monotonic() + self.budget
+        self._secrets_deadline: float | None = None
+
+    # -- budget -----------------------------------------------------------------------------------
+
+    def begin_check(self) -> None:
+        """A rule's check starts: its probes get a fresh budget (200 ms) between them."""
+        self._deadline = time.monotonic() + self.budget
+
+    def spend_all(self) -> None:
+        """Use up what is left of the current check's budget (for tests and for callers that ran out)."""
+        self._deadline = time.monotonic()
+
+    def remaining(self) -> float:
+        """Seconds left of the current check's budget (zero or less once it is spent)."""
+        return self._deadline - time.monotonic()
+
+    # -- running git ------------------------------------------------------------------------------
+
+    def run_git(self, args: list[str], cwd: str) -> tuple[int, bytes, bytes]:
+        """Run `git ARGS` in CWD within what is left of the budget: (exit code, stdout, stderr).
+
+        Raises OutOfTime, without starting git, when the budget is already spent, and after killing
+        git (and anything it started) when it does not finish in time.
+        """
+        left = self.remaining()
+        if left <= 0:
+            spent = f"no time was left of the probes' {self.budget * 1000:.0f} ms"
+            raise OutOfTime(f"{spent} to run git {args[0]}")
+        import signal
+        import subprocess
+
+        self.git_processes += 1
+        proc = subprocess.Popen(
+            ["git", *args], cwd=cwd, env=self._git_env(cwd), stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        )
+        try:
+            out, err = proc.communicate(timeout=left)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                proc.kill()
+            proc.communicate()
+            raise OutOfTime(
+                f"git {args[0]} did not answer within the probes' {self.budget * 1000:.0f} ms and was stopped"
+            ) from None
+        return proc.returncode, out, err
+
+    def _git_env(self, cwd: str) -> dict[str, str]:
+        if self._env is None:
+            env = dict(os.environ)
+            env["GIT_OPTIONAL_LOCKS"] = "0"
+            env["GIT_TERMINAL_PROMPT"] = "0"
+            env["LC_ALL"] = "C"
+            for name in ("GIT_PAGER", "PAGER", "GIT_EXTERNAL_DIFF", "GIT_TRACE"):
+                env.pop(name, None)
+            here = os.getcwd()
+            for name in _REPO_VARIABLES:
+                value = env.get(name)
+                if value and not os.path.isabs(value):
+                    env[name] = os.path.join(here, value)
+            self._env = env
+        own = self.repo_at(self.cwd)
+        other = self.repo_at(cwd)
+        if own is not None and other is not None and own.root == other.root:
+            return self._env
+        return {k: v for k, v in self._env.items() if k not in _REPO_VARIABLES}
+
+    # -- where ------------------------------------------------------------------------------------
+
+    def resolve(self, path: str) -> str:
+        """PATH from the call's directory, with a leading `~` or `$HOME` read as the home directory."""
+        from jouet_git.probes.files import resolve
+
+        return resolve(path, self.cwd)
+
+    def repo_at(self, directory: str) -> Repo | None:
+        """The work tree holding DIRECTORY (read from files, no process), or None outside one."""
+        if directory not in self._repos:
+            from jouet_git.claims.repo import find
+
+            self._repos[directory] = find(directory)
+        return self._repos[directory]
+
+    def _locate(self, dir: str | None) -> tuple[Repo | None, str | None]:
+        """The repository the probe asks about: the call's, or the one at DIR."""
+        if dir is not None and not isinstance(dir, str):
+            raise ProbeError(f"dir must be a string, not {type(dir).__name__}")
+        where = self.cwd if not dir else self.resolve(dir)
+        if not os.path.isdir(where):
+            return None, f"no such directory: {where}"
+        repo = self.repo_at(where)
+        if repo is None:
+            return None, NOT_A_REPO
+        return repo, None
+
+    def _answer(self, key: tuple[Any, ...], compute: Callable[[], Answer]) -> Answer:
+        """KEY's cached answer, or COMPUTE's, kept unless it ran out of time."""
+        if key in self._cache:
+            return self._cache[key]
+        if self.remaining() <= 0:
+            spent = f"the probes' {self.budget * 1000:.0f} ms for this check were spent"
+            return None, f"out of time: {spent} before {key[0]} ran"
+        try:
+            answer = compute()
+        except OutOfTime as error:
+            return None, f"out of time: {error}"
+        self._cache[key] = answer
+        return answer
+
+    # -- git --------------------------------------------------------------------------------------
+
+    def git_state(self, dir: str | None = None) -> Answer:
+        """Branch, head, upstream, ahead/behind and how many files are changed, untracked, conflicted."""
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import git
+
+            return git.state(self, repo.root)
+
+        return self._answer(("git.state", repo.root), compute)
+
+    def git_tree(self, dir: str | None = None) -> Answer:
+        """A hash of the work tree's content: what committing all of it (untracked too) would record."""
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import tree
+
+            return tree.tree(self, repo)
+
+        return self._answer(("git.tree", repo.root), compute)
+
+    def git_changed(self, scope: str = "staged") -> Answer:
+        """The absolute paths a commit would take: staged ones, or ("tracked") as `git commit -a`."""
+        from jouet_git.probes.checks import changed_scope
+
+        scope = changed_scope(scope)
+        repo, reason = self._locate(None)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import git
+
+            return git.changed(self, repo.root, scope)
+
+        return self._answer(("git.changed", repo.root, scope), compute)
+
+    def git_ahead(self, branch: str, of: str, dir: str | None = None) -> Answer:
+        """How many commits of local BRANCH are not in OF; nil when there is no such local branch."""
+        from jouet_git.probes.checks import revision
+
+        revision("branch", branch)
+        revision("of", of)
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import git
+
+            return git.ahead(self, repo.root, branch, of)
+
+        return self._answer(("git.ahead", repo.root, branch, of), compute)
+
+    # -- the repository, files, environment ---------------------------------------------------------
+
+    def repo(self) -> Answer:
+        """The work tree's root, whether it is a linked worktree, and its GitHub owner/name."""
+        found, reason = self._locate(None)
+        if found is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import repo
+
+            return repo.describe(found), None
+
+        return self._answer(("repo", found.root), compute)
+
+    def file_contains(self, path: str, text: str) -> Answer:
+        """Whether the file at PATH holds TEXT: true or false, never its content."""
+        from jouet_git.probes.checks import string
+
+        string("path", path)
+        string("text", text)
+        target = self.resolve(path)
+
+        def compute() -> Answer:
+            from jouet_git.probes import files
+
+            return files.contains(target, text)
+
+        return self._answer(("file.contains", target, text), compute)
+
+    def env(self, name: str) -> Answer:
+        """An environment variable on the allowlist; ProbeError for any other name."""
+        from jouet_git.probes import envvars
+
+        envvars.check(name)
+        value = os.environ.get(name)
+        if value is None:
+            return None, f"{name} is not set"
+        return value, None
+
+    # -- stacks, secrets, claims -----------------------------------------------------------------------
+
+    def stack_layer(self) -> Answer:
+        """The current branch's place in a gh-stack (or git-town) stack."""
+        repo, reason = self._locate(None)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import stack
+
+            return stack.layer(self, repo)
+
+        return self._answer(("stack.layer", repo.root), compute)
+
+    def secrets_scan(self, scope: str | None = None, paths: list[str] | None = None) -> Answer:
+        """What gitleaks' rules find in the lines a commit or push would add (never the secret)."""
+        from jouet_git.probes.checks import path_list, secrets_scope
+
+        scope = secrets_scope(scope)
+        wanted = None if paths is None else path_list(paths)
+        key = ("secrets.scan", scope, None if wanted is None else tuple(wanted))
+        if key in self._cache:
+            return self._cache[key]
+        now = time.monotonic()
+        if self._secrets_deadline is None:
+            self._secrets_deadline = now + SECRETS_BUDGET
+        if self._secrets_deadline <= now:
+            return None, f"out of time: the secret scans' {SECRETS_BUDGET:g} s for this call were spent"
+        from jouet_git.gitleaks import proc
+        from jouet_git.probes import secrets
+
+        pushed = self._pushed() if scope == "outgoing" else None
+        before = proc.COUNTS.get("git", 0)
+        try:
+            if pushed is None:
+                answer = secrets.scan(self.cwd, scope, wanted, deadline=self._secrets_deadline)
+            else:
+                answer = secrets.scan(self.cwd, scope, wanted, deadline=self._secrets_deadline, range=pushed)
+        finally:
+            self.git_processes += proc.COUNTS.get("git", 0) - before
+        findings, reason = answer
+        if findings is None and (time.monotonic() >= self._secrets_deadline or "budget" in (reason or "")):
+            return None, f"out of time: {reason}"
+        self._cache[key] = answer
+        return answer
+
+    def _pushed(self) -> list[tuple[str, str]] | None:
+        """For a git pre-push call, the (remote oid, local oid) pairs naming exactly what it sends."""
+        call = self.call
+        if call is None or not isinstance(call.input, dict) or call.input.get("hook") != "pre-push":
+            return None
+        from jouet_git.probes.checks import push_pairs
+
+        return push_pairs(call.input)
+
+    def claims_held(self, paths: list[str]) -> Answer:
+        """The live claims of any session that cover PATHS; nil outside a repository."""
+        from jouet_git.probes.checks import path_list
+
+        wanted = path_list(paths)
+
+        def compute() -> Answer:
+            from jouet_git.claims.probe import held
+
+            found = held(wanted, self.cwd)
+            if found is None:
+                return None, NOT_A_REPO
+            return found, None
+
+        return self._answer(("claims.held", tuple(wanted)), compute)

@@ -1,0 +1,249 @@
+"""The probes as a rule's examples see them: answered only by the example's own keys.
+
+Examples must give the same answer on every machine, so nothing here reads the repository, the
+filesystem or the environment. An example answers a probe through one of its keys:
+
+    git      jouet.git.state() (dirty, false if omitted; branch, detached if omitted) and
+             jouet.git.ahead() (its `ahead`, whatever branch is asked about)
+    claims   jouet.claims.held(): each claim's pattern and session, optionally worktree
+             ("/elsewhere" if omitted), branch and note
+    stack    jouet.stack.layer(): branch, parent, parent_merged, trunk ("main" if omitted)
+    secrets  jouet.secrets.scan(): findings with rule, path, line (and commit for "outgoing")
+    files    jouet.file.contains(): the text of each file, by the exact path the script passes
+
+Any other probe, or one whose key the example leaves out, answers nil and a reason. Arguments are
+checked as the real probes check them, so a script that passes a bad scope or asks for an
+environment variable off the allowlist fails in its examples too. Values have the same shape as
+the real probes' values.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jouet_git.probes.core import ProbeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Answer = tuple[Any, str | None]
+
+ELSEWHERE = "/elsewhere"  # the worktree of an example's claim that does not name one
+DEFAULT_TRUNK = "main"
+REDACTED = "REDACTED"
+
+
+class ExampleProbes:
+    """The probes of one example call; see the module docstring. git_processes is always 0."""
+
+    __slots__ = ("cwd", "example", "git_processes")
+
+    def __init__(self, example: dict[str, Any], cwd: str) -> None:
+        self.example = example if isinstance(example, dict) else {}
+        self.cwd = cwd
+        self.git_processes = 0
+
+    def begin_check(self) -> None:
+        """Nothing to budget: examples answer from memory."""
+
+    # -- git --------------------------------------------------------------------------------------
+
+    def _git(self) -> dict[str, Any] | None:
+        git = self.example.get("git")
+        return git if isinstance(git, dict) else None
+
+    def git_state(self, dir: str | None = None) -> Answer:
+        _dir(dir)
+        git = self._git()
+        if git is None:
+            return None, _no_key("git", "jouet.git.state()")
+        dirty = bool(git.get("dirty", False))
+        state: dict[str, Any] = {}
+        for key in ("branch", "head", "upstream"):
+            if isinstance(git.get(key), str):
+                state[key] = git[key]
+        if "upstream" in state:
+            state["ahead"] = _count(git.get("ahead"))
+            state["behind"] = _count(git.get("behind"))
+        changed = _count(git.get("changed", 1 if dirty else 0))
+        untracked = _count(git.get("untracked"))
+        conflicted = _count(git.get("conflicted"))
+        if dirty and not (changed or untracked or conflicted):
+            changed = 1
+        if not dirty:
+            changed = untracked = conflicted = 0
+        state.update(changed=changed, untracked=untracked, conflicted=conflicted, dirty=dirty)
+        return state, None
+
+    def git_ahead(self, branch: str, of: str, dir: str | None = None) -> Answer:
+        from jouet_git.probes.checks import revision
+
+        revision("branch", branch)
+        revision("of", of)
+        _dir(dir)
+        git = self._git()
+        if git is None:
+            return None, _no_key("git", "jouet.git.ahead()")
+        ahead = git.get("ahead")
+        if isinstance(ahead, bool) or not isinstance(ahead, int):
+            return None, "the example's `git` gives no `ahead`, so jouet.git.ahead() has no answer"
+        return ahead, None
+
+    def git_tree(self, dir: str | None = None) -> Answer:
+        _dir(dir)
+        return None, _unanswered("jouet.git.tree()")
+
+    def git_changed(self, scope: str = "staged") -> Answer:
+        from jouet_git.probes.checks import changed_scope
+
+        changed_scope(scope)
+        return None, _unanswered("jouet.git.changed()")
+
+    # -- the repository, files, environment -------------------------------------------------------
+
+    def repo(self) -> Answer:
+        return None, _unanswered("jouet.repo()")
+
+    def file_contains(self, path: str, text: str) -> Answer:
+        from jouet_git.probes.checks import string
+
+        string("path", path)
+        string("text", text)
+        files = self.example.get("files")
+        if not isinstance(files, dict) or path not in files:
+            return None, f"the example's `files` does not give {path!r}, so it cannot be read"
+        content = files[path]
+        if not isinstance(content, str):
+            return None, f"the example's `files` gives {path!r} no text"
+        return text in content, None
+
+    def env(self, name: str) -> Answer:
+        from jouet_git.probes import envvars
+
+        envvars.check(name)
+        return None, f"examples do not read the environment, so {name} has no value"
+
+    # -- stacks, secrets, claims ----------------------------------------------------------------------
+
+    def stack_layer(self) -> Answer:
+        stack = self.example.get("stack")
+        if not isinstance(stack, dict):
+            return None, _no_key("stack", "jouet.stack.layer()")
+        trunk = stack.get("trunk") if isinstance(stack.get("trunk"), str) else DEFAULT_TRUNK
+        layer: dict[str, Any] = {}
+        if isinstance(stack.get("branch"), str):
+            layer["branch"] = stack["branch"]
+        layer["parent"] = stack["parent"] if isinstance(stack.get("parent"), str) else trunk
+        layer["trunk"] = trunk
+        layer["parent_merged"] = bool(stack.get("parent_merged", False))
+        return layer, None
+
+    def secrets_scan(self, scope: str | None = None, paths: list[str] | None = None) -> Answer:
+        from jouet_git.probes.checks import path_list, secrets_scope
+
+        scope = secrets_scope(scope)
+        if paths is not None:
+            path_list(paths)
+        found = self.example.get("secrets")
+        if not isinstance(found, list):
+            return None, _no_key("secrets", "jouet.secrets.scan()")
+        findings = []
+        for item in found:
+            if not isinstance(item, dict):
+                continue
+            rule, path, line = item.get("rule"), item.get("path"), item.get("line")
+            commit = item.get("commit") if scope == "outgoing" else None
+            fingerprint = f"{path}:{rule}:{line}" if commit is None else f"{commit}:{path}:{rule}:{line}"
+            findings.append({
+                "rule": rule, "path": path, "line": line, "commit": commit,
+                "match": item.get("match", REDACTED), "fingerprint": fingerprint,
+            })
+        return findings, None
+
+    def claims_held(self, paths: list[str]) -> Answer:
+        from jouet_git.probes.checks import path_list
+
+        wanted = path_list(paths)
+        claims = self.example.get("claims")
+        if not isinstance(claims, list):
+            return None, _no_key("claims", "jouet.claims.held()")
+        return held(claims, wanted, self.cwd), None
+
+
+def held(claims: list[Any], paths: list[str], cwd: str) -> list[dict[str, Any]]:
+    """What the claims probe would find for PATHS if CLAIMS were live, with CWD as the work tree's
+    root: one dict per (path, claim) that overlap, shaped as jouet_git.claims.probe.held() shapes them."""
+    from jouet_git.claims import patterns
+
+    root = os.path.normpath(cwd)
+    live = []
+    for claim in claims:
+        if not isinstance(claim, dict) or not isinstance(claim.get("pattern"), str):
+            raise ProbeError("each of the example's `claims` needs a `pattern` (and a `session`)")
+        try:
+            live.append((patterns.normalize(claim["pattern"]), claim))
+        except patterns.PatternError as error:
+            shown = claim["pattern"]
+            raise ProbeError(f"the example's claim pattern {shown!r} is not a claim: {error}") from None
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for text in paths:
+        rel = _relative(text, root) if text else None
+        if rel is None:
+            continue
+        glob = patterns.is_glob(rel)
+        try:
+            pattern = patterns.normalize(rel, directory=not glob)
+        except patterns.PatternError:
+            continue
+        shown = pattern if glob else (pattern.rstrip("/") if pattern != patterns.ROOT else ".")
+        if shown in seen:
+            continue
+        seen.add(shown)
+        for claim_pattern, claim in live:
+            if patterns.overlap(pattern, claim_pattern):
+                found.append({
+                    "path": shown,
+                    "pattern": claim_pattern,
+                    "session": claim.get("session"),
+                    "harness": claim.get("harness"),
+                    "worktree": claim.get("worktree", ELSEWHERE),
+                    "branch": claim.get("branch"),
+                    "note": claim.get("note"),
+                    "expires_at": claim.get("expires_at"),
+                    "machine": None,
+                })
+    return found
+
+
+def _relative(path: str, root: str) -> str | None:
+    """PATH (absolute, or relative to ROOT) relative to ROOT, read lexically; None outside ROOT."""
+    trailing = "/" if path.endswith("/") else ""
+    full = os.path.normpath(os.path.join(root, path))
+    if full == root:
+        return ""
+    prefix = root.rstrip("/") + "/"
+    if not full.startswith(prefix):
+        return None
+    return full[len(prefix):] + trailing
+
+
+def _dir(dir: Any) -> None:
+    if dir is not None and not isinstance(dir, str):
+        raise ProbeError(f"dir must be a string, not {type(dir).__name__}")
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _no_key(key: str, probe: str) -> str:
+    if key == "git":
+        return f"examples answer git probes only through the `git` key, which this example omits: {probe}"
+    return f"examples answer {probe} only through the `{key}` key, which this example omits"
+
+
+def _unanswered(probe: str) -> str:
+    return f"examples run without probes, and no example key answers {probe}"
+

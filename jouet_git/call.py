@@ -24,10 +24,30 @@ KIND_EDIT = "edit"  # writes a file (Edit, Write, MultiEdit, NotebookEdit)
 KIND_SEARCH = "search"  # searches files (Grep, Glob)
 KIND_OTHER = "other"
 
+# Tool names, by harness, mapped to what kind of tool they are. Anything else is KIND_OTHER.
+TOOL_KINDS: dict[str, str] = {
+    # Claude Code
+    "Bash": KIND_SHELL, "Read": KIND_READ, "Edit": KIND_EDIT, "Write": KIND_EDIT, "MultiEdit": KIND_EDIT,
+    "NotebookEdit": KIND_EDIT, "Grep": KIND_SEARCH, "Glob": KIND_SEARCH,
+    # Codex, Gemini CLI, Copilot, Cursor, Cline, Windsurf, Amp
+    "shell": KIND_SHELL, "local_shell": KIND_SHELL, "exec_command": KIND_SHELL, "shell_command": KIND_SHELL,
+    "run_shell_command": KIND_SHELL, "bash": KIND_SHELL, "Shell": KIND_SHELL, "execute_command": KIND_SHELL,
+    "read_file": KIND_READ, "view": KIND_READ, "write_file": KIND_EDIT, "replace": KIND_EDIT,
+    "create": KIND_EDIT, "edit": KIND_EDIT, "write_to_file": KIND_EDIT, "grep": KIND_SEARCH,
+    "glob": KIND_SEARCH,
+    # git's own events
+    "git": KIND_SHELL,
+}
+
+
+def tool_kind(tool: str) -> str:
+    return TOOL_KINDS.get(tool, KIND_OTHER)
+
+
 # The fields of the rule reference's Command table, in the order `jouet parse --json` prints them.
 COMMAND_FIELDS = (
     "words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
-    "span", "words_at", "nested", "text", "line", "background",
+    "span", "words_at", "nested", "matched", "status", "text", "line", "background",
 )
 
 
@@ -36,13 +56,19 @@ class Command:
 
     span and words_at are 1-based, inclusive byte positions into the UTF-8 script, usable with
     Lua's string.sub; both are None for a command read from a `sh -c` script.
-    captured: inside $(...) or backticks, so its standard output is captured, not printed.
+    captured: inside $(...), backticks or <(...), so its standard output is captured, not printed.
+    piped: its standard output goes into a pipe, its own or that of a group or subshell around it.
+    matched: whether one of a rule's matchers matched it (set by the engine; False from the reader).
     status: after a tool, the exit status this command is known to have had.
+
+    Internal, for jouet.dirs: seq is the index among the script's top-level commands of the one it
+    runs as part of (its own for a top-level command), and scope the subshells it runs in.
     """
 
     __slots__ = (
-        "argv", "background", "captured", "env", "heredocs", "line", "nested", "op", "program",
-        "span", "status", "stdin_redirected", "stdout_to", "text", "via", "words", "words_at",
+        "argv", "background", "captured", "env", "heredocs", "line", "matched", "nested", "op",
+        "piped", "program", "scope", "seq", "span", "status", "stdin_redirected", "stdout_to", "text",
+        "via", "words", "words_at",
     )
 
     def __init__(
@@ -64,6 +90,8 @@ class Command:
         background: bool = False,
         captured: bool = False,
         status: int | None = None,
+        piped: bool = False,
+        matched: bool = False,
     ) -> None:
         self.words = words
         self.argv = list(words) if argv is None else argv
@@ -82,6 +110,10 @@ class Command:
         self.background = background
         self.captured = captured
         self.status = status
+        self.piped = piped
+        self.matched = matched
+        self.seq = -1
+        self.scope: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The fields of the Command table, with their documented names."""

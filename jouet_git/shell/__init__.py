@@ -1,0 +1,103 @@
+"""The shell reader: what commands a shell command string runs, read without running anything.
+
+    from jouet_git.shell import parse, unwrap, dirs
+
+    result = parse("cd sub && sudo git add -A > log", exit_code=0)
+    result.commands    # [Command(cd sub), Command(git add -A via sudo)]
+    result.incomplete  # True when some text could not be read (it is kept as data)
+
+This package is on the hook's hot path: it imports only `re` and jouet_git.call.
+"""
+
+from __future__ import annotations
+
+from jouet_git.call import Command
+from jouet_git.shell.reader import Reader, Shared
+from jouet_git.shell.wrappers import program_name, unwrap
+
+__all__ = ["ParseResult", "dirs", "parse", "program_name", "unwrap"]
+
+
+class ParseResult:
+    """What parse() found: the commands, top-level ones first, then the nested ones.
+
+    incomplete: some of the text could not be read as shell (an unclosed quote or construct, a
+    syntax error, nesting too deep); it was kept as data. problems says what and where, for people.
+    """
+
+    __slots__ = ("commands", "incomplete", "problems")
+
+    def __init__(self, commands: list[Command], incomplete: bool, problems: list[str]) -> None:
+        self.commands = commands
+        self.incomplete = incomplete
+        self.problems = problems
+
+    def to_json(self) -> dict[str, object]:
+        return {"commands": [c.to_json() for c in self.commands], "incomplete": self.incomplete}
+
+    def __repr__(self) -> str:
+        return f"ParseResult({self.commands!r}, incomplete={self.incomplete!r})"
+
+
+def parse(script: str, exit_code: int | None = None) -> ParseResult:
+    """Read script as a shell would; with exit_code, give top-level commands their `status`.
+
+    Never raises: text it cannot read is kept as data and the result marked incomplete.
+    """
+    sh = Shared(len(script))
+    items = []
+    try:
+        items = Reader(sh, script).script()
+    except Exception as error:  # a bug here must never break a hook: keep what was read
+        sh.incomplete = True
+        sh.problems.append(f"internal error: {type(error).__name__}: {error}")
+        items = []
+    nested = sorted(sh.nested, key=_first)
+    commands = sh.top + [cmd for _, cmd in nested]
+    _byte_positions(script, commands)
+    if exit_code is not None and items:
+        from jouet_git.shell.status import assign
+
+        assign(items, sh.top, exit_code)
+    return ParseResult(commands, sh.incomplete, sh.problems)
+
+
+def dirs(commands: list[Command]) -> list[str | bool | None]:
+    """Where each command runs after the top-level cds before it, by index (see workdirs.dirs):
+    None in the call's own directory, a path as written, or False after a cd it cannot follow."""
+    from jouet_git.shell.workdirs import dirs as where
+
+    return where(commands)
+
+
+def _first(entry: tuple[tuple[int, ...], Command]) -> tuple[int, ...]:
+    return entry[0]
+
+
+def _byte_positions(script: str, commands: list[Command]) -> None:
+    """Turn character spans into 1-based inclusive byte positions of the UTF-8 script."""
+    if script.isascii():
+        for cmd in commands:
+            if cmd.span is not None:
+                cmd.span = (cmd.span[0] + 1, cmd.span[1])
+                if cmd.words_at is not None:
+                    cmd.words_at += 1
+        return
+    wanted: set[int] = set()
+    for cmd in commands:
+        if cmd.span is not None:
+            wanted.update(cmd.span)
+            if cmd.words_at is not None:
+                wanted.add(cmd.words_at)
+    offsets: dict[int, int] = {}
+    done = 0
+    size = 0
+    for pos in sorted(wanted):
+        size += len(script[done:pos].encode("utf-8", "surrogatepass"))
+        done = pos
+        offsets[pos] = size
+    for cmd in commands:
+        if cmd.span is not None:
+            cmd.span = (offsets[cmd.span[0]] + 1, offsets[cmd.span[1]])
+            if cmd.words_at is not None:
+                cmd.words_at = offsets[cmd.words_at] + 1

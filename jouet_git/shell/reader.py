@@ -1,0 +1,1504 @@
+"""Reads a shell script into the simple commands a shell would run, without running anything.
+
+A recursive-descent reader over the characters of the script, in the shape of bash's own grammar:
+lists of and-or lists of pipelines of commands, where a command is a simple command or a compound
+one (subshell, group, if, while, until, for, select, case, function, [[ ]], (( ))). Words are read
+with quote removal ('...', "...", $'...', backslashes, line continuations); expansions ($VAR,
+${...}, $(...), backticks, globs) are kept as written, since nothing is expanded. Commands inside
+$(...), backticks, <(...), >(...) and the scripts of `sh -c` are read too and marked nested.
+
+It never raises and stays linear in the size of its input: nesting deeper than MAX_DEPTH, re-reading
+(backticks, -c scripts) and lookahead all have budgets, and whatever cannot be read is kept as data
+with the result marked incomplete.
+
+Positions are kept as character indexes while reading and turned into 1-based byte positions of the
+UTF-8 script at the end.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jouet_git.call import Command
+from jouet_git.shell.wrappers import SHELLS, program_name, shell_script, unwrap_full
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+# How deep constructs may nest ($( inside $( inside ...) before the rest is kept as data. Each
+# level costs about ten Python frames, well inside the default recursion limit.
+MAX_DEPTH = 40
+# At most this many problems are described; the rest only count towards `incomplete`.
+MAX_PROBLEMS = 20
+
+# The hook imports this module on every call: only the patterns every script needs are compiled
+# here; the others are compiled on first use (see _lazy).
+_DELIMS = " \t\n|&;<>()"
+_PLAIN = re.compile(r"[^ \t\n|&;<>()'\"\\$`]+").match
+_DQ_PLAIN = re.compile(r"[^\"\\$`]+").match
+_SKIP = re.compile(r"(?:[ \t]+|\\\n|#[^\n]*)+").match
+_REDIR = re.compile(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|<<<|<<-|<<|<>|<&|>&|>>|>\||<|>)").match
+_RARE = {
+    "cond": r"[^ \t\n;&|'\"\\$`]+",  # a word inside [[ ]], where < > ( ) are operands
+    "arith": r"[^()$`\"'\\]+",
+    "parens": r"\([ \t]*\)",
+    "coproc": r"[A-Za-z_][A-Za-z0-9_]*[ \t]+(?=[{(])",
+}
+_compiled: dict[str, Callable[[str, int], re.Match[str] | None]] = {}
+
+
+def _lazy(name: str) -> Callable[[str, int], re.Match[str] | None]:
+    """The match function of a rarely needed pattern, compiled on first use."""
+    got = _compiled.get(name)
+    if got is None:
+        got = _compiled[name] = re.compile(_RARE[name]).match
+    return got
+
+
+_RESERVED_WORDS = frozenset({
+    "if", "then", "elif", "else", "fi", "do", "done", "case", "esac", "while", "until", "for",
+    "select", "function", "coproc", "time", "in", "{", "}", "!", "[[",
+})
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
+_SPECIAL_PARAMS = frozenset("0123456789@*#?$!-")
+
+
+def _reserved(s: str, i: int) -> tuple[str, int] | None:
+    """The reserved word at i and where it ends, when one stands there as a whole word."""
+    m = _PLAIN(s, i)
+    if m is None:
+        return None
+    word = m.group()
+    if word not in _RESERVED_WORDS:
+        return None
+    end = m.end()
+    if end < len(s) and s[end] not in _DELIMS:
+        return None
+    return word, end
+
+
+def _name_end(s: str, i: int) -> int:
+    """Where the shell variable name starting at i ends (i when there is none)."""
+    n = len(s)
+    if i >= n or s[i] not in _NAME_START:
+        return i
+    i += 1
+    while i < n and s[i] in _NAME_CHARS:
+        i += 1
+    return i
+
+
+def _assignment(s: str, i: int, end: int) -> str | None:
+    """The `NAME=`, `NAME+=` or `NAME[sub]=` prefix of the word s[i:end], if it is an assignment."""
+    j = _name_end(s, i)
+    if j == i:
+        return None
+    if j < end and s[j] == "[":
+        k = s.find("]", j)
+        if k < 0 or k >= end or "\n" in s[j:k]:
+            return None
+        j = k + 1
+    if j < end and s[j] == "+":
+        j += 1
+    if j < end and s[j] == "=":
+        return s[i : j + 1]
+    return None
+
+# Reserved words that close a construct; at the start of a command outside that construct they are
+# a syntax error.
+_CLOSERS = frozenset({"then", "elif", "else", "fi", "do", "done", "esac", "}"})
+_STOP_TOP: frozenset[str] = frozenset()
+_STOP_PAREN = frozenset({")"})
+_STOP_BRACE = frozenset({"}"})
+_STOP_THEN = frozenset({"then"})
+_STOP_ELSE = frozenset({"elif", "else", "fi"})
+_STOP_FI = frozenset({"fi"})
+_STOP_DO = frozenset({"do"})
+_STOP_DONE = frozenset({"done"})
+_STOP_CASE = frozenset({";;", "esac"})
+_COMPOUND_AFTER_TIME = frozenset({"{", "if", "while", "until", "for", "select", "case", "[[", "!"})
+
+_ESCAPES = {
+    "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+    "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
+}
+_HEX = "0123456789abcdefABCDEF"
+
+
+class Elem:
+    """One element of a pipeline: a simple command, or a compound command and what it holds.
+
+    cmd: the Command when the element is a simple command. body: the lists inside a subshell or a
+    group, read again for exit statuses. cmds: every command of the element's own script inside
+    it (not those of $(...) or -c scripts).
+    """
+
+    __slots__ = ("body", "cmd", "cmds")
+
+    def __init__(self, cmds: list[Command], cmd: Command | None = None, body: list[AndOr] | None = None):
+        self.cmds = cmds
+        self.cmd = cmd
+        self.body = body
+
+
+class Pipe:
+    """A pipeline: its elements, and whether `!` negates its status."""
+
+    __slots__ = ("elems", "negated")
+
+    def __init__(self, elems: list[Elem], negated: bool) -> None:
+        self.elems = elems
+        self.negated = negated
+
+
+class AndOr:
+    """Pipelines joined by && and ||; ops[k] joins pipes[k] and pipes[k + 1]."""
+
+    __slots__ = ("background", "ops", "pipes")
+
+    def __init__(self, pipes: list[Pipe], ops: list[str]) -> None:
+        self.pipes = pipes
+        self.ops = ops
+        self.background = False
+
+
+class Shared:
+    """What every reader of one parse() call shares: the results and the budgets."""
+
+    __slots__ = (
+        "children", "count", "depth", "fixed", "incomplete", "look", "nested", "problems", "scopes",
+        "top", "work",
+    )
+
+    def __init__(self, size: int) -> None:
+        self.top: list[Command] = []
+        self.nested: list[tuple[tuple[int, ...], Command]] = []
+        self.incomplete = False
+        self.problems: list[str] = []
+        self.depth = 0
+        self.count = 0  # top-level commands so far
+        self.scopes = 0  # subshells so far, for jouet.dirs
+        # Characters that may be read again (backtick bodies, -c scripts), and looked ahead at.
+        self.work = 8 * size + 65536
+        self.look = 4 * size + 65536
+        # id(command) -> the commands of its -c script, which share its output.
+        self.children: dict[int, list[Command]] = {}
+        # ids of commands whose standard output is already settled (redirected, duplicated, piped).
+        self.fixed: set[int] = set()
+
+
+class Reader:
+    """Reads one source text: the script itself, a backtick body, or a -c script."""
+
+    __slots__ = (
+        "base", "captured", "emitted", "i", "last", "n", "nested", "pending", "pmap", "prefix", "s",
+        "scope", "sep", "seq", "sh", "spans", "substs",
+    )
+
+    def __init__(
+        self,
+        sh: Shared,
+        s: str,
+        *,
+        nested: bool = False,
+        captured: bool = False,
+        spans: bool = True,
+        base: int = 0,
+        pmap: list[int] | None = None,
+        prefix: tuple[int, ...] = (),
+        seq: int | None = None,
+        scope: tuple[int, ...] = (),
+    ) -> None:
+        self.sh = sh
+        self.s = s
+        self.i = 0
+        self.n = len(s)
+        self.nested = nested
+        self.captured = captured
+        self.spans = spans
+        self.base = base
+        self.pmap = pmap
+        self.prefix = prefix
+        self.seq = seq
+        self.scope = scope
+        self.pending: list[tuple[str, bool, list[list[str]]]] = []
+        self.last: Command | None = None  # the last command read in this scope, for `op`
+        self.sep: Command | None = None  # the command whose op a trailing ; or newline set
+        self.emitted: list[Command] = []  # commands read in this scope, in order
+        self.substs = 0  # how many $( <( >( are open around i
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+
+    def bad(self, what: str, at: int | None = None) -> None:
+        """Note text that could not be read; the result is then incomplete."""
+        sh = self.sh
+        sh.incomplete = True
+        if len(sh.problems) < MAX_PROBLEMS:
+            where = self.at(self.i if at is None else at)
+            if self.spans:
+                sh.problems.append(f"{what} (character {where + 1})")
+            else:
+                sh.problems.append(f"{what} (in a -c script)")
+
+    def at(self, k: int) -> int:
+        """A position of this text as a character index of the outermost text it came from."""
+        if self.pmap is not None:
+            return self.pmap[min(k, len(self.pmap) - 1)]
+        return self.base + k
+
+    def enter(self) -> bool:
+        """Go one level deeper; past MAX_DEPTH, keep the rest of the text as data."""
+        sh = self.sh
+        if sh.depth >= MAX_DEPTH:
+            self.bad("nesting too deep; the rest is kept as data")
+            self.i = self.n
+            return False
+        sh.depth += 1
+        return True
+
+    def set_op(self, op: str) -> None:
+        last = self.last
+        if last is not None and last.op is None:
+            last.op = op
+
+    # -- blanks, newlines, here-documents ------------------------------------------------------
+
+    def skip(self) -> None:
+        """Skip blanks, line continuations and comments (not newlines)."""
+        i = self.i
+        if i < self.n and self.s[i] in " \t\\#":
+            m = _SKIP(self.s, i)
+            if m is not None:
+                self.i = m.end()
+
+    def skipped(self, k: int) -> int:
+        """Where skip() would stop, starting from k."""
+        m = _SKIP(self.s, k)
+        return k if m is None else m.end()
+
+    def newline(self) -> None:
+        """Consume the newline at i, then the bodies of the here-documents started on its line."""
+        self.i += 1
+        if self.pending:
+            pending = self.pending
+            self.pending = []
+            for delim, strip, targets in pending:
+                self.heredoc_body(delim, strip, targets)
+
+    def skip_newlines(self) -> None:
+        s = self.s
+        while True:
+            self.skip()
+            if self.i < self.n and s[self.i] == "\n":
+                self.newline()
+            else:
+                return
+
+    def heredoc_body(self, delim: str, strip: bool, targets: list[list[str]]) -> None:
+        s = self.s
+        n = self.n
+        i = self.i
+        lines: list[str] = []
+        while True:
+            if i >= n:
+                self.bad(f"here-document ends before its delimiter {delim!r}")
+                break
+            j = s.find("\n", i)
+            end = n if j < 0 else j
+            line = s[i:end]
+            if strip:
+                line = line.lstrip("\t")
+            if self.substs and line.startswith(delim) and line[len(delim) :].lstrip(" \t").startswith(")"):
+                # Inside $(...), bash also ends the body at `EOF)`: the ) closes the substitution.
+                i = end - len(line) + len(delim)
+                break
+            i = end + 1
+            if line == delim:
+                break
+            lines.append(line)
+            if j < 0:
+                self.bad(f"here-document ends before its delimiter {delim!r}")
+                break
+        self.i = min(i, n)
+        body = "".join(line + "\n" for line in lines)
+        for target in targets:
+            target.append(body)
+
+    # -- lists ---------------------------------------------------------------------------------
+
+    def script(self) -> list[AndOr]:
+        """Read the whole text as a script."""
+        items = self.read_list(_STOP_TOP)
+        if self.sep is not None:
+            self.sep.op = None
+            self.sep = None
+        if self.pending:
+            for delim, _, _ in self.pending:
+                self.bad(f"here-document ends before its delimiter {delim!r}")
+            self.pending = []
+        return items
+
+    def read_list(self, stops: frozenset[str]) -> list[AndOr]:
+        """Read and-or lists separated by ;, & and newlines until EOF or one of stops."""
+        items: list[AndOr] = []
+        s = self.s
+        while True:
+            self.skip_newlines()
+            i = self.i
+            if i >= self.n:
+                return items
+            c = s[i]
+            if c == ")":
+                if ")" in stops:
+                    return items
+                self.bad("unexpected )")
+                self.i += 1
+                continue
+            if c == ";":
+                if ";;" in stops and (s.startswith(";;", i) or s.startswith(";&", i)):
+                    return items
+                self.bad("unexpected ;")
+                self.i += 2 if s.startswith(";;", i) else 1
+                continue
+            if c in "&|" and not s.startswith("&>", i):
+                self.bad(f"unexpected {c}")
+                self.i += 2 if i + 1 < self.n and s[i + 1] in "&|" else 1
+                continue
+            begin = i
+            r = _reserved(s, i)
+            if r is not None:
+                word = r[0]
+                if word in stops:
+                    return items
+                if word in _CLOSERS:
+                    self.bad(f"unexpected {word}")
+                    self.i = r[1]
+                    continue
+            item = self.and_or()
+            items.append(item)
+            self.skip()
+            i = self.i
+            if i < self.n:
+                c = s[i]
+                if c == ";" and not (s.startswith(";;", i) or s.startswith(";&", i)):
+                    self.i += 1
+                    self.separated()
+                elif c == "&" and not (s.startswith("&&", i) or s.startswith("&>", i)):
+                    self.i += 1
+                    self.set_op("background")
+                    self.sep = None
+                    item.background = True
+                    cmds = [cmd for pipe in item.pipes for elem in pipe.elems for cmd in elem.cmds]
+                    self.mark_background(cmds)
+                    self.rescope(cmds)
+                elif c == "\n":
+                    self.newline()
+                    self.separated()
+            if self.i == begin:
+                # Nothing could be read here; keep the character as data and move on.
+                self.bad(f"unexpected {s[begin]!r}")
+                self.i += 1
+
+    def separated(self) -> None:
+        last = self.last
+        if last is not None and last.op is None:
+            last.op = "seq"
+            self.sep = last
+
+    def and_or(self) -> AndOr:
+        pipes = [self.pipeline()]
+        ops: list[str] = []
+        s = self.s
+        while True:
+            self.skip()
+            i = self.i
+            if s.startswith("&&", i):
+                op = "and"
+            elif s.startswith("||", i):
+                op = "or"
+            else:
+                break
+            self.i += 2
+            self.set_op(op)
+            ops.append(op)
+            self.skip_newlines()
+            pipes.append(self.pipeline())
+        return AndOr(pipes, ops)
+
+    def pipeline(self) -> Pipe:
+        s = self.s
+        negated = False
+        while True:
+            self.skip()
+            r = _reserved(s, self.i)
+            if r is None or r[0] != "!":
+                break
+            negated = not negated
+            self.i = r[1]
+        elems = [self.command()]
+        while True:
+            self.skip()
+            i = self.i
+            if i < self.n and s[i] == "|" and not s.startswith("||", i):
+                self.i += 2 if s.startswith("|&", i) else 1
+                self.set_op("pipe")
+                self.skip_newlines()
+                elems.append(self.command())
+            else:
+                break
+        if len(elems) > 1:
+            for elem in elems[:-1]:
+                self.mark_piped(elem.cmds)
+            for elem in elems:
+                self.rescope(elem.cmds)
+        return Pipe(elems, negated)
+
+    # -- output and scope marks ----------------------------------------------------------------
+
+    def mark_piped(self, cmds: Iterable[Command]) -> None:
+        fixed = self.sh.fixed
+        for cmd in cmds:
+            key = id(cmd)
+            if key not in fixed:
+                fixed.add(key)
+                cmd.piped = True
+                kids = self.sh.children.get(key)
+                if kids:
+                    self.mark_piped(kids)
+
+    def mark_stdout(self, cmds: Iterable[Command], target: str | None) -> None:
+        """Send the output of cmds without settled output to target (None: a duplicated fd)."""
+        fixed = self.sh.fixed
+        for cmd in cmds:
+            key = id(cmd)
+            if key not in fixed:
+                fixed.add(key)
+                cmd.stdout_to = target
+                kids = self.sh.children.get(key)
+                if kids:
+                    self.mark_stdout(kids, target)
+
+    def mark_stdin(self, cmds: Iterable[Command]) -> None:
+        for cmd in cmds:
+            cmd.stdin_redirected = True
+            kids = self.sh.children.get(id(cmd))
+            if kids:
+                self.mark_stdin(kids)
+
+    def mark_background(self, cmds: Iterable[Command]) -> None:
+        for cmd in cmds:
+            cmd.background = True
+            kids = self.sh.children.get(id(cmd))
+            if kids:
+                self.mark_background(kids)
+
+    def rescope(self, cmds: list[Command]) -> None:
+        """Put cmds in a subshell of their own (a pipeline element, a background list)."""
+        if not cmds or self.nested:
+            return
+        self.sh.scopes += 1
+        new = self.sh.scopes
+        depth = len(self.scope)
+        for cmd in cmds:
+            cmd.scope = (*cmd.scope[:depth], new, *cmd.scope[depth:])
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def command(self) -> Elem:
+        """Read one command: compound or simple, with the redirections after a compound one."""
+        self.skip()
+        s = self.s
+        i = self.i
+        if i >= self.n:
+            self.bad("the script ends where a command was expected")
+            return Elem([])
+        c = s[i]
+        if c == "(":
+            if s.startswith("((", i) and self.is_arith(i + 2):
+                self.i = i + 2
+                self.arith()
+                return self.compound_redirs(Elem([]))
+            return self.subshell()
+        r = _reserved(s, i)
+        if r is not None:
+            word, after = r
+            if word in _CLOSERS:
+                self.bad(f"a command was expected before `{word}`")
+                return Elem([])
+            if word == "time":
+                k = self.skipped(after)
+                if s.startswith("-p", k) and (k + 2 >= self.n or s[k + 2] in " \t"):
+                    k = self.skipped(k + 2)
+                then = _reserved(s, k)
+                if (k < self.n and s[k] == "(") or (then is not None and then[0] in _COMPOUND_AFTER_TIME):
+                    self.i = k
+                    return self.command()
+            elif word == "!":
+                # `a | ! b` is an error in bash; read past it (and any more).
+                while r is not None and r[0] == "!":
+                    self.i = r[1]
+                    self.skip()
+                    r = _reserved(s, self.i)
+                return self.command()
+            elif word != "in":
+                if not self.enter():
+                    return Elem([])
+                try:
+                    return self.compound(word, after)
+                finally:
+                    self.sh.depth -= 1
+        return self.simple()
+
+    def compound(self, word: str, after: int) -> Elem:
+        start = len(self.emitted)
+        self.i = after
+        if word == "{":
+            body = self.read_list(_STOP_BRACE)
+            self.expect("}")
+            return self.compound_redirs(Elem(self.emitted[start:], None, body))
+        if word == "if":
+            self.read_list(_STOP_THEN)
+            self.expect("then")
+            self.read_list(_STOP_ELSE)
+            while True:
+                r = _reserved(self.s, self.i)
+                got = r[0] if r is not None else ""
+                if r is not None and got == "elif":
+                    self.i = r[1]
+                    self.read_list(_STOP_THEN)
+                    self.expect("then")
+                    self.read_list(_STOP_ELSE)
+                elif r is not None and got == "else":
+                    self.i = r[1]
+                    self.read_list(_STOP_FI)
+                    self.expect("fi")
+                    break
+                else:
+                    self.expect("fi")
+                    break
+        elif word in ("while", "until"):
+            self.read_list(_STOP_DO)
+            self.expect("do")
+            self.read_list(_STOP_DONE)
+            self.expect("done")
+        elif word in ("for", "select"):
+            self.for_loop()
+        elif word == "case":
+            self.case()
+        elif word == "function":
+            self.skip()
+            self.word()
+            self.skip()
+            m = _lazy("parens")(self.s, self.i)
+            if m is not None:
+                self.i = m.end()
+            return self.function_body()
+        elif word == "[[":
+            return self.compound_redirs(self.cond(after - 2))
+        elif word == "coproc":
+            # `coproc NAME { ...; }` names the coprocess; `coproc cmd args` does not.
+            self.skip()
+            m = _lazy("coproc")(self.s, self.i)
+            if m is not None:
+                self.i = m.end()
+            return self.command()
+        return self.compound_redirs(Elem(self.emitted[start:]))
+
+    def function_body(self) -> Elem:
+        """Read the body of a function definition; its commands are read like any others."""
+        if not self.enter():
+            return Elem([])
+        try:
+            self.skip_newlines()
+            return Elem(self.command().cmds)
+        finally:
+            self.sh.depth -= 1
+
+    def expect(self, word: str) -> bool:
+        self.skip_newlines()
+        r = _reserved(self.s, self.i)
+        if r is not None and r[0] == word:
+            self.i = r[1]
+            return True
+        if self.i >= self.n:
+            self.bad(f"the script ends before `{word}`")
+        else:
+            self.bad(f"expected `{word}`")
+        return False
+
+    def subshell(self) -> Elem:
+        if not self.enter():
+            return Elem([])
+        try:
+            start = len(self.emitted)
+            self.sh.scopes += 1
+            outer = self.scope
+            self.scope = (*outer, self.sh.scopes)
+            self.i += 1
+            body = self.read_list(_STOP_PAREN)
+            self.scope = outer
+            if self.i < self.n and self.s[self.i] == ")":
+                self.i += 1
+            else:
+                self.bad("the script ends inside ( ... )")
+            return self.compound_redirs(Elem(self.emitted[start:], None, body))
+        finally:
+            self.sh.depth -= 1
+
+    def for_loop(self) -> None:
+        s = self.s
+        self.skip()
+        if s.startswith("((", self.i):
+            self.i += 2
+            self.arith()
+        else:
+            self.word()
+            self.skip_newlines()
+            r = _reserved(s, self.i)
+            if r is not None and r[0] == "in":
+                self.i = r[1]
+                while True:
+                    self.skip()
+                    if self.i >= self.n or s[self.i] in "\n;":
+                        break
+                    if self.word() is None:
+                        self.bad(f"unexpected {s[self.i]!r} in a for loop")
+                        self.i += 1
+        self.skip()
+        if self.i < self.n and s[self.i] == ";":
+            self.i += 1
+        self.skip_newlines()
+        r = _reserved(s, self.i)
+        if r is not None and r[0] == "{":
+            self.i = r[1]
+            self.read_list(_STOP_BRACE)
+            self.expect("}")
+            return
+        self.expect("do")
+        self.read_list(_STOP_DONE)
+        self.expect("done")
+
+    def case(self) -> None:
+        s = self.s
+        self.skip()
+        self.word()
+        self.skip_newlines()
+        r = _reserved(s, self.i)
+        if r is None or r[0] != "in":
+            self.bad("expected `in` after case WORD")
+            return
+        self.i = r[1]
+        while True:
+            self.skip_newlines()
+            i = self.i
+            if i >= self.n:
+                self.bad("the script ends before `esac`")
+                return
+            r = _reserved(s, i)
+            if r is not None and r[0] == "esac":
+                self.i = r[1]
+                return
+            if s[i] == "(":
+                self.i += 1
+            while True:
+                self.skip()
+                self.word()
+                self.skip()
+                i = self.i
+                if i < self.n and s[i] == "|":
+                    self.i += 1
+                    continue
+                if i < self.n and s[i] == ")":
+                    self.i += 1
+                    break
+                self.bad("expected `)` after a case pattern")
+                return
+            self.read_list(_STOP_CASE)
+            self.skip_newlines()
+            i = self.i
+            if s.startswith(";;&", i):
+                self.i += 3
+            elif s.startswith(";;", i) or s.startswith(";&", i):
+                self.i += 2
+
+    def cond(self, start: int) -> Elem:
+        """Read `[[ ... ]]` as a command whose words are its operands and operators."""
+        s = self.s
+        words = ["[["]
+        while True:
+            self.skip()
+            i = self.i
+            if i >= self.n:
+                self.bad("the script ends before `]]`")
+                break
+            c = s[i]
+            if c == "\n":
+                self.newline()
+                continue
+            if s.startswith("]]", i) and (i + 2 >= self.n or s[i + 2] in _DELIMS):
+                words.append("]]")
+                self.i = i + 2
+                break
+            if s.startswith("&&", i) or s.startswith("||", i):
+                words.append(s[i : i + 2])
+                self.i = i + 2
+                continue
+            w = self.word(cond=True)
+            if w is None:
+                self.bad(f"unexpected {c!r} inside [[ ]]")
+                break
+            words.append(w)
+        heredocs: list[str] = []
+        cmd = self.emit({}, words, heredocs, None, False, False, start, self.i, start, [start])
+        return Elem([cmd], cmd)
+
+    def compound_redirs(self, elem: Elem) -> Elem:
+        """Read the redirections after a compound command; they apply to the commands inside."""
+        s = self.s
+        while True:
+            self.skip()
+            i = self.i
+            if i >= self.n or s[i] not in "<>&0123456789{":
+                return elem
+            if s[i] in "<>" and i + 1 < self.n and s[i + 1] == "(":
+                return elem
+            m = _REDIR(s, i)
+            if m is None:
+                return elem
+            got = self.redirection(m)
+            if got is None:
+                continue
+            kind, fd, target = got
+            cmds = elem.cmds
+            if kind == "out" and fd == 1:
+                self.mark_stdout(cmds, target)
+            elif kind == "dup" and fd == 1:
+                self.mark_stdout(cmds, None)
+            elif kind in ("in", "heredoc", "herestring") and fd == 0:
+                free = [c for c in cmds if not c.stdin_redirected]
+                self.mark_stdin(cmds)
+                if kind == "herestring" and target is not None:
+                    for c in free:
+                        c.heredocs.append(target)
+                elif kind == "heredoc" and target is not None:
+                    delim, strip = target[1:], target[0] == "-"
+                    self.pending.append((delim, strip, [c.heredocs for c in free]))
+
+    def redirection(self, m: re.Match[str]) -> tuple[str, int, str | None] | None:
+        """Read the redirection m starts; (kind, fd, target) with kind out, dup, in, heredoc,
+        herestring or other. For a here-document the target is "-" or "=" (for <<- or <<) then
+        the delimiter; its body is read at the next newline by the caller's pending list."""
+        num, op = m.group(1), m.group(2)
+        self.i = m.end()
+        self.skip()
+        at = self.i
+        word = self.word()
+        if word is None:
+            self.bad(f"redirection {op} without a target", at)
+            return None
+        if num is None:
+            fd = 0 if op[0] == "<" else 1
+        elif num[0] == "{":
+            fd = -1  # {var}> opens a new descriptor; stdin and stdout are untouched
+        else:
+            fd = int(num) if len(num) < 10 else 1 << 30
+        if op in ("<<", "<<-"):
+            # Quoted or not, the body is data: it is kept as written.
+            return "heredoc", fd, ("-" if op == "<<-" else "=") + word
+        if op == "<<<":
+            return "herestring", fd, word
+        if op in ("<", "<&"):
+            return "in", fd, word
+        if op == "<>":
+            return ("in" if fd == 0 else "out"), fd, word
+        if op in ("&>", "&>>"):
+            return "out", 1, word
+        if op == ">&":
+            if word == "-" or word.isdigit():
+                if num is None or fd == 1:
+                    return ("other" if word == "1" else "dup"), 1, None
+                return "other", fd, None
+            return "out", 1, word  # `>& file` is `&> file`
+        return "out", fd, word
+
+    def simple(self) -> Elem:
+        """Read a simple command: assignments, words and redirections in any order."""
+        s = self.s
+        n = self.n
+        env: dict[str, str] = {}
+        words: list[str] = []
+        wpos: list[int] = []
+        heredocs: list[str] = []
+        stdout_to: str | None = None
+        stdin = False
+        fixed = False
+        start = -1
+        end = -1
+        wstart = -1
+        pending: list[tuple[str, bool]] = []
+        while True:
+            self.skip()
+            i = self.i
+            if i >= n:
+                break
+            c = s[i]
+            if c in "<>&0123456789{":
+                if c in "<>" and i + 1 < n and s[i + 1] == "(":
+                    pass  # process substitution: a word
+                else:
+                    m = _REDIR(s, i)
+                    if m is not None:
+                        got = self.redirection(m)
+                        if start < 0:
+                            start = i
+                        end = self.i
+                        if got is None:
+                            continue
+                        kind, fd, target = got
+                        if kind == "out" and fd == 1:
+                            stdout_to = target
+                            fixed = True
+                        elif kind == "dup":
+                            stdout_to = None
+                            fixed = True
+                        elif kind == "in" and fd == 0:
+                            stdin = True
+                        elif kind == "herestring" and fd == 0:
+                            stdin = True
+                            if target is not None:
+                                heredocs.append(target)
+                        elif kind == "heredoc" and target is not None:
+                            if fd == 0:
+                                stdin = True
+                            pending.append((target[1:], target[0] == "-"))
+                        continue
+            if c in "\n;|)" or (c == "&"):
+                break
+            if c == "(":
+                if len(words) == 1 and not env and start == wpos[0]:
+                    fm = _lazy("parens")(s, i)
+                    if fm is not None:
+                        self.i = fm.end()
+                        return self.function_body()
+                self.bad("unexpected (")
+                break
+            w = self.word()
+            if w is None:
+                self.bad(f"unexpected {c!r}")
+                self.i += 1
+                continue
+            if start < 0:
+                start = i
+            end = self.i
+            if not words:
+                prefix = _assignment(s, i, end)
+                if prefix is not None:
+                    name = prefix[:-2] if prefix.endswith("+=") else prefix[:-1]
+                    if w.startswith(prefix):
+                        value = w[len(prefix) :]
+                    else:
+                        value = w.partition("]=")[2] if "[" in name else w.partition("=")[2]
+                    if i + len(prefix) == end and self.i < n and s[self.i] == "(":
+                        value = self.array()
+                        end = self.i
+                    env[name] = value
+                    continue
+            words.append(w)
+            wpos.append(i)
+            if wstart < 0:
+                wstart = i
+        if start < 0:
+            self.bad("a command was expected")
+            return Elem([])
+        for delim, strip in pending:
+            self.pending.append((delim, strip, [heredocs]))
+        cmd = self.emit(env, words, heredocs, stdout_to, stdin, fixed, start, end, wstart, wpos)
+        return Elem([cmd], cmd)
+
+    def array(self) -> str:
+        """Read the (...) of an array assignment; its text as written."""
+        s = self.s
+        start = self.i
+        self.i += 1
+        while True:
+            self.skip_newlines()
+            i = self.i
+            if i >= self.n:
+                self.bad("the script ends inside an array assignment")
+                break
+            if s[i] == ")":
+                self.i += 1
+                break
+            if self.word() is None:
+                self.bad(f"unexpected {s[i]!r} in an array assignment")
+                self.i += 1
+        return s[start : self.i]
+
+    # -- words ---------------------------------------------------------------------------------
+
+    def word(self, cond: bool = False) -> str | None:
+        """Read one word at i and return its value after quote removal; None when none is there."""
+        s = self.s
+        i = self.i
+        n = self.n
+        plain = _lazy("cond") if cond else _PLAIN
+        m = plain(s, i)
+        if m is not None:
+            j = m.end()
+            if j >= n or s[j] in (" \t\n;" if cond else _DELIMS):
+                self.i = j
+                return m.group()
+        parts: list[str] = []
+        start = i
+        while i < n:
+            m = plain(s, i)
+            if m is not None:
+                parts.append(m.group())
+                i = m.end()
+                continue
+            c = s[i]
+            if c == "'":
+                j = s.find("'", i + 1)
+                if j < 0:
+                    self.bad("a single quote is never closed", i)
+                    parts.append(s[i + 1 :])
+                    i = n
+                else:
+                    parts.append(s[i + 1 : j])
+                    i = j + 1
+            elif c == '"':
+                self.i = i + 1
+                self.dquote(parts)
+                i = self.i
+            elif c == "\\":
+                if i + 1 >= n:
+                    parts.append("\\")
+                    i += 1
+                elif s[i + 1] == "\n":
+                    i += 2
+                else:
+                    parts.append(s[i + 1])
+                    i += 2
+            elif c == "$":
+                self.i = i
+                parts.append(self.dollar(False))
+                i = self.i
+            elif c == "`":
+                self.i = i
+                parts.append(self.backtick(False))
+                i = self.i
+            elif c in "<>" and i == start and i + 1 < n and s[i + 1] == "(":
+                self.i = i + 2
+                self.subst(c != ">")
+                parts.append(s[i : self.i])
+                i = self.i
+            elif cond and c in "&|<>()":
+                if c in "&|" and i + 1 < n and s[i + 1] == c:
+                    break
+                parts.append(c)
+                i += 1
+            else:
+                break
+        self.i = i
+        if i == start:
+            return None
+        return "".join(parts)
+
+    def dquote(self, parts: list[str]) -> None:
+        """Read the inside of "..." from i, past the closing quote, adding its value to parts."""
+        s = self.s
+        n = self.n
+        i = self.i
+        start = i - 1
+        while True:
+            m = _DQ_PLAIN(s, i)
+            if m is not None:
+                parts.append(m.group())
+                i = m.end()
+            if i >= n:
+                self.bad("a double quote is never closed", start)
+                break
+            c = s[i]
+            if c == '"':
+                i += 1
+                break
+            if c == "\\":
+                if i + 1 >= n:
+                    parts.append("\\")
+                    i += 1
+                    continue
+                d = s[i + 1]
+                if d == "\n":
+                    pass
+                elif d in '$`"\\':
+                    parts.append(d)
+                else:
+                    parts.append("\\" + d)
+                i += 2
+            elif c == "$":
+                self.i = i
+                parts.append(self.dollar(True))
+                i = self.i
+            else:  # backtick
+                self.i = i
+                parts.append(self.backtick(True))
+                i = self.i
+        self.i = i
+
+    def dollar(self, in_dq: bool) -> str:
+        """Read what starts with the $ at i; its value (expansions as written, $'...' decoded)."""
+        s = self.s
+        n = self.n
+        i = self.i
+        if i + 1 >= n:
+            self.i = i + 1
+            return "$"
+        c = s[i + 1]
+        if c == "(":
+            if i + 2 < n and s[i + 2] == "(" and self.is_arith(i + 3):
+                self.i = i + 3
+                self.arith()
+            else:
+                self.i = i + 2
+                self.subst(True)
+            return s[i : self.i]
+        if c == "{":
+            self.i = i + 2
+            self.brace()
+            return s[i : self.i]
+        if c == "'" and not in_dq:
+            return self.ansi_c(i + 2)
+        if c == '"' and not in_dq:
+            self.i = i + 2
+            parts: list[str] = []
+            self.dquote(parts)
+            return "".join(parts)
+        if c == "[":
+            j = s.find("]", i + 2)
+            self.i = n if j < 0 else j + 1
+            return s[i : self.i]
+        if c in _SPECIAL_PARAMS:
+            self.i = i + 2
+            return s[i : self.i]
+        j = _name_end(s, i + 1)
+        self.i = j if j > i + 1 else i + 1
+        return s[i : self.i] if j > i + 1 else "$"
+
+    def brace(self) -> None:
+        """Read a ${...} expansion from just inside its brace to just past its closing one."""
+        if not self.enter():
+            return
+        try:
+            s = self.s
+            n = self.n
+            depth = 1
+            i = self.i
+            while i < n:
+                c = s[i]
+                if c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        self.i = i + 1
+                        return
+                    i += 1
+                elif c == "{":
+                    depth += 1
+                    i += 1
+                elif c == "\\":
+                    i += 2
+                elif c == "'":
+                    j = s.find("'", i + 1)
+                    i = n if j < 0 else j + 1
+                elif c == '"':
+                    self.i = i + 1
+                    self.dquote([])
+                    i = self.i
+                elif c == "$":
+                    self.i = i
+                    self.dollar(False)
+                    i = self.i
+                elif c == "`":
+                    self.i = i
+                    self.backtick(False)
+                    i = self.i
+                else:
+                    i += 1
+            self.i = n
+            self.bad("a ${ is never closed")
+        finally:
+            self.sh.depth -= 1
+
+    def ansi_c(self, i: int) -> str:
+        """Decode $'...' from just inside its quote; sets i past the closing quote."""
+        s = self.s
+        n = self.n
+        out: list[str] = []
+        raw_bytes = False
+        cut = False
+        while True:
+            if i >= n:
+                self.bad("a $'...' string is never closed")
+                break
+            c = s[i]
+            if c == "'":
+                i += 1
+                break
+            if c != "\\" or i + 1 >= n:
+                if not cut:
+                    out.append(c)
+                i += 1
+                continue
+            d = s[i + 1]
+            i += 2
+            if d in _ESCAPES:
+                ch = _ESCAPES[d]
+            elif d in "01234567":
+                j = i
+                while j < n and j < i + 2 and s[j] in "01234567":
+                    j += 1
+                value = int(s[i - 1 : j], 8) & 0xFF
+                i = j
+                ch, raw_bytes = _byte(value, raw_bytes)
+            elif d == "x":
+                if i < n and s[i] == "{":
+                    j = s.find("}", i)
+                    digits = s[i + 1 : j] if j > 0 else ""
+                    if j > 0 and digits and all(h in _HEX for h in digits) and len(digits) < 9:
+                        ch, raw_bytes = _byte(int(digits, 16) & 0xFF, raw_bytes)
+                        i = j + 1
+                    else:
+                        ch = "\\x"
+                else:
+                    j = i
+                    while j < n and j < i + 2 and s[j] in _HEX:
+                        j += 1
+                    if j == i:
+                        ch = "\\x"
+                    else:
+                        ch, raw_bytes = _byte(int(s[i:j], 16), raw_bytes)
+                        i = j
+            elif d in "uU":
+                j = i
+                limit = i + (4 if d == "u" else 8)
+                while j < n and j < limit and s[j] in _HEX:
+                    j += 1
+                if j == i:
+                    ch = "\\" + d
+                else:
+                    ch, raw_bytes = _codepoint(int(s[i:j], 16), raw_bytes)
+                    i = j
+            elif d == "c":
+                if i < n and s[i] != "'":
+                    e = s[i]
+                    i += 1
+                    if e == "\\" and i < n and s[i] == "\\":
+                        i += 1
+                    if e == "?":
+                        ch = "\x7f"
+                    elif e < "\x80":
+                        ch = chr(ord(e) & 0x1F)
+                    else:
+                        # bash works on bytes: the control character of the first byte, then
+                        # the rest of the character's bytes as they were.
+                        data = e.encode("utf-8", "surrogatepass")
+                        ch = chr(data[0] & 0x1F) + "".join(_byte(b, True)[0] for b in data[1:])
+                        raw_bytes = True
+                else:
+                    ch = "\\c"
+            else:
+                ch = "\\" + d
+            if ch == "\x00":
+                cut = True  # bash drops the rest of the string after a NUL
+            if not cut:
+                out.append(ch)
+        self.i = min(i, n)
+        text = "".join(out)
+        return _rejoin(text) if raw_bytes else text
+
+    def backtick(self, in_dq: bool) -> str:
+        """Read `...` from the backtick at i: read its body as commands; return it as written."""
+        s = self.s
+        n = self.n
+        start = self.i
+        k = start + 1
+        j = s.find("`", k)
+        simple = j >= 0 and s.find("\\", k, j) < 0
+        pmap: list[int] | None
+        if simple:
+            body = s[k:j]
+            end = j + 1
+            pmap = None if self.pmap is None else [self.at(x) for x in range(k, j + 1)]
+        else:
+            chars: list[str] = []
+            pmap = []
+            while k < n:
+                c = s[k]
+                if c == "`":
+                    break
+                if c == "\\" and k + 1 < n:
+                    d = s[k + 1]
+                    if d in "$`\\" or (in_dq and d == '"'):
+                        chars.append(d)
+                        pmap.append(self.at(k))
+                    else:
+                        chars.append(c)
+                        pmap.append(self.at(k))
+                        chars.append(d)
+                        pmap.append(self.at(k + 1))
+                    k += 2
+                    continue
+                chars.append(c)
+                pmap.append(self.at(k))
+                k += 1
+            if k >= n:
+                self.bad("a backtick is never closed", start)
+                k = n
+                end = n
+            else:
+                end = k + 1
+            pmap.append(self.at(k))
+            body = "".join(chars)
+        self.i = end
+        self.sub(body, captured=True, spans=self.spans, base=self.at(start + 1), pmap=pmap,
+                 prefix=self.prefix, seq=self.seq)
+        return s[start:end]
+
+    def sub(self, text: str, *, captured: bool, spans: bool, base: int, pmap: list[int] | None,
+            prefix: tuple[int, ...], seq: int | None) -> list[Command]:
+        """Read text (a backtick body, a -c script) as a nested script; its own commands."""
+        sh = self.sh
+        if not text.strip():
+            return []
+        if sh.work < len(text):
+            self.bad("too much text nested in backticks or -c scripts; the rest is kept as data")
+            return []
+        sh.work -= len(text)
+        if not self.enter():
+            return []
+        try:
+            reader = Reader(sh, text, nested=True, captured=captured, spans=spans, base=base,
+                            pmap=pmap, prefix=prefix, seq=seq, scope=self.scope)
+            reader.script()
+            return reader.emitted
+        finally:
+            sh.depth -= 1
+
+    def subst(self, captured: bool) -> None:
+        """Read the commands of $(...), <(...) or >(...) in place, from just inside the paren."""
+        if not self.enter():
+            return
+        saved = (self.nested, self.captured, self.last, self.sep, self.emitted)
+        self.nested = True
+        self.captured = captured or self.captured
+        self.last = None
+        self.sep = None
+        self.emitted = []
+        self.substs += 1
+        try:
+            start = self.i
+            self.read_list(_STOP_PAREN)
+            if self.sep is not None:
+                self.sep.op = None
+            if self.i < self.n and self.s[self.i] == ")":
+                self.i += 1
+            else:
+                self.bad("a $( or <( is never closed", start - 2)
+        finally:
+            self.nested, self.captured, self.last, self.sep, self.emitted = saved
+            self.substs -= 1
+            self.sh.depth -= 1
+
+    def is_arith(self, j: int) -> bool:
+        """Whether the (( ending at j opens arithmetic (closed by `))`), not nested subshells."""
+        sh = self.sh
+        if sh.look <= 0:
+            return True
+        s = self.s
+        n = self.n
+        depth = 0
+        k = j
+        arith_plain = _lazy("arith")
+        while k < n:
+            m = arith_plain(s, k)
+            if m is not None:
+                k = m.end()
+                if k >= n:
+                    break
+            c = s[k]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if depth == 0:
+                    sh.look -= k - j
+                    return k + 1 < n and s[k + 1] == ")"
+                depth -= 1
+            elif c == "\\":
+                k += 1
+            elif c == "'":
+                q = s.find("'", k + 1)
+                k = n if q < 0 else q
+            elif c == '"':
+                q = k + 1
+                while q < n and s[q] != '"':
+                    q += 2 if s[q] == "\\" else 1
+                k = q
+            k += 1
+        sh.look -= k - j
+        return True
+
+    def arith(self) -> None:
+        """Read arithmetic from just inside (( to just past its )), reading any $( inside."""
+        if not self.enter():
+            return
+        try:
+            s = self.s
+            n = self.n
+            depth = 0
+            i = self.i
+            arith_plain = _lazy("arith")
+            while i < n:
+                m = arith_plain(s, i)
+                if m is not None:
+                    i = m.end()
+                    if i >= n:
+                        break
+                c = s[i]
+                if c == "(":
+                    depth += 1
+                    i += 1
+                elif c == ")":
+                    if depth == 0:
+                        if i + 1 < n and s[i + 1] == ")":
+                            self.i = i + 2
+                        else:
+                            self.bad("arithmetic (( is closed by a single )")
+                            self.i = i + 1
+                        return
+                    depth -= 1
+                    i += 1
+                elif c == "\\":
+                    i += 2
+                elif c == "'":
+                    j = s.find("'", i + 1)
+                    i = n if j < 0 else j + 1
+                elif c == '"':
+                    self.i = i + 1
+                    self.dquote([])
+                    i = self.i
+                elif c == "$":
+                    self.i = i
+                    self.dollar(False)
+                    i = self.i
+                else:  # backtick
+                    self.i = i
+                    self.backtick(False)
+                    i = self.i
+            self.i = n
+            self.bad("arithmetic (( is never closed")
+        finally:
+            self.sh.depth -= 1
+
+    # -- building commands ---------------------------------------------------------------------
+
+    def emit(
+        self,
+        env: dict[str, str],
+        words: list[str],
+        heredocs: list[str],
+        stdout_to: str | None,
+        stdin: bool,
+        fixed: bool,
+        start: int,
+        end: int,
+        wstart: int,
+        wpos: list[int],
+    ) -> Command:
+        sh = self.sh
+        if words:
+            argv, via, made, offset = unwrap_full(words)
+            if made:
+                env = {**env, **made}
+        else:
+            argv, via, offset = words, [], 0
+        program = program_name(argv[0]) if argv else ""
+        line = " ".join(argv)
+        if self.spans:
+            span: tuple[int, int] | None = (self.at(start), self.at(end))
+            words_at = self.at(wstart) if wstart >= 0 else None
+        else:
+            span = None
+            words_at = None
+        cmd = Command(
+            words, argv, program, heredocs, via, None, stdout_to, stdin, env, span, words_at,
+            self.nested, line[:80], line, False, self.captured,
+        )
+        cmd.scope = self.scope
+        if self.nested:
+            cmd.seq = sh.count if self.seq is None else self.seq
+            sh.nested.append(((*self.prefix, self.at(start)), cmd))
+        else:
+            cmd.seq = sh.count
+            sh.count += 1
+            sh.top.append(cmd)
+        if fixed:
+            sh.fixed.add(id(cmd))
+        self.last = cmd
+        self.sep = None
+        self.emitted.append(cmd)
+        if program in SHELLS:
+            found = shell_script(argv)
+            if found is not None:
+                self.shell_c(cmd, found[0], wpos[offset + found[1]] if offset >= 0 else start)
+        return cmd
+
+    def shell_c(self, cmd: Command, script: str, word_at: int) -> None:
+        """Read the script of a `sh -c` command; its commands share the command's output."""
+        kids = self.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None,
+                        prefix=(*self.prefix, self.at(word_at)), seq=cmd.seq)
+        if not kids:
+            return
+        self.sh.children[id(cmd)] = kids
+        if id(cmd) in self.sh.fixed:
+            self.mark_stdout(kids, cmd.stdout_to)
+        if cmd.stdin_redirected:
+            self.mark_stdin(kids)
+
+
+def _rejoin(text: str) -> str:
+    """Join the raw bytes of a $'...' string (kept as surrogate escapes) into the characters they
+    spell, as bash passes them on; bytes that spell none stay escaped."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    except UnicodeError:  # a lone surrogate written in the script itself
+        return text
+
+
+def _byte(value: int, raw: bool) -> tuple[str, bool]:
+    """One byte of a $'...' string: ASCII as itself, others as surrogate escapes (joined later)."""
+    if value < 0x80:
+        return chr(value), raw
+    return chr(0xDC00 + value), True
+
+
+def _codepoint(value: int, raw: bool) -> tuple[str, bool]:
+    """A \\u or \\U escape: the character, or bash's raw UTF-8-style bytes when it is none."""
+    if value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF:
+        return chr(value), raw
+    if value == 0:
+        return "\x00", raw
+    # Encode the way bash does, with UTF-8's scheme extended past U+10FFFF.
+    if value < 0x10000:
+        out = [0xE0 | (value >> 12), 0x80 | ((value >> 6) & 0x3F), 0x80 | (value & 0x3F)]
+    elif value < 0x200000:
+        out = [0xF0 | (value >> 18), 0x80 | ((value >> 12) & 0x3F), 0x80 | ((value >> 6) & 0x3F),
+               0x80 | (value & 0x3F)]
+    elif value < 0x4000000:
+        out = [0xF8 | (value >> 24), 0x80 | ((value >> 18) & 0x3F), 0x80 | ((value >> 12) & 0x3F),
+               0x80 | ((value >> 6) & 0x3F), 0x80 | (value & 0x3F)]
+    else:
+        out = [0xFC | ((value >> 30) & 0x01), 0x80 | ((value >> 24) & 0x3F),
+               0x80 | ((value >> 18) & 0x3F), 0x80 | ((value >> 12) & 0x3F),
+               0x80 | ((value >> 6) & 0x3F), 0x80 | (value & 0x3F)]
+    return "".join(chr(0xDC00 + b) for b in out), True

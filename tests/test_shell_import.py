@@ -1,0 +1,30 @@
+"""The shell reader is on the hook's path: importing and using it loads nothing heavy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+FORBIDDEN = {"typing", "dataclasses", "subprocess", "pathlib", "argparse", "hashlib", "tomli", "tomlkit",
+             "filelock", "git", "rich", "inspect", "shlex"}
+
+PROGRAM = """
+import json, sys
+before = set(sys.modules)
+from jouet_git.shell import parse, dirs, unwrap
+result = parse("cd sub && sudo -u x bash -lc 'git push -f' | tee log; echo $(date) `id`; [[ -f x ]]; "
+               "for a in b; do case $a in x) ((i++));; esac; done; f() { cat <<EOF; }\\nbody\\nEOF\\n", 0)
+dirs(result.commands)
+unwrap(["env", "-S", "git status"])
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_import_and_use_load_only_light_modules() -> None:
+    proc = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(proc.stdout))
+    assert not {m.split(".")[0] for m in loaded} & FORBIDDEN, sorted(loaded)
+    ours = {m for m in loaded if m.startswith("jouet_git")}
+    assert ours <= {"jouet_git", "jouet_git.call", "jouet_git.shell", "jouet_git.shell.reader",
+                    "jouet_git.shell.wrappers", "jouet_git.shell.status", "jouet_git.shell.workdirs"}, ours

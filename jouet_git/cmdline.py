@@ -1,0 +1,114 @@
+"""Reading a command's options the way its program does: global options, clusters, option values.
+
+Shared by the matchers (engine/match.py) and the helpers scripts get (jouet.git, jouet.options,
+jouet.short_flag). On the hook path: no imports.
+"""
+
+from __future__ import annotations
+
+# Options that take a value when they come before the subcommand, by program. Without this,
+# `git -C dir add` would read `dir` as the subcommand.
+GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
+                      "--config-env", "--attr-source"}),
+    "cargo": frozenset({"-C", "-Z", "--config", "--color"}),
+    "npm": frozenset({"-C", "--prefix", "-w", "--workspace"}),
+    "pnpm": frozenset({"-C", "--dir", "--filter", "-F", "--workspace-dir"}),
+    "yarn": frozenset({"--cwd"}),
+    "docker": frozenset({"-H", "--host", "-c", "--context", "--config", "-l", "--log-level"}),
+    "kubectl": frozenset({"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s",
+                          "--server", "--user"}),
+    "go": frozenset({"-C"}),
+    "uv": frozenset({"--directory", "--project", "--cache-dir", "--config-file"}),
+    "mise": frozenset({"-C", "--cd", "-E", "--env"}),
+    "gh": frozenset({"-R", "--repo"}),
+    "jj": frozenset({"-R", "--repository", "--at-op", "--at-operation", "--config"}),
+}
+
+
+def is_option(word: str) -> bool:
+    return len(word) > 1 and word[0] == "-"
+
+
+def skip_global_options(program: str, words: list[str], start: int, value_flags: tuple[str, ...] = ()) -> int:
+    """The index of the first word at or after START that is not an option before the subcommand."""
+    takes_value = GLOBAL_VALUE_OPTIONS.get(program, frozenset())
+    i = start
+    n = len(words)
+    while i < n:
+        word = words[i]
+        if word == "--":
+            return i + 1
+        if word[:1] == "+" and program in ("cargo", "rustup", "rustc"):
+            i += 1
+            continue
+        if not is_option(word):
+            return i
+        name = word.split("=", 1)[0]
+        if "=" not in word and (name in takes_value or name in value_flags):
+            i += 2
+        elif not word.startswith("--") and len(word) > 2 and word[:2] in takes_value:
+            i += 1  # -Cdir: the value is attached
+        else:
+            i += 1
+    return i
+
+
+def split_options(words: list[str], value_flags: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """Split WORDS into (options, arguments).
+
+    Options come back one per flag, without values: `-fu` gives -f and -u, `--force=x` gives
+    --force. An option listed in VALUE_FLAGS takes the next word (or, in a cluster, the rest of the
+    cluster) as its value, which is neither an option nor an argument. After `--` everything is an
+    argument.
+    """
+    flags: list[str] = []
+    args: list[str] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        word = words[i]
+        i += 1
+        if word == "--":
+            args.extend(words[i:])
+            break
+        if not is_option(word):
+            args.append(word)
+            continue
+        if word.startswith("--"):
+            name, eq, _ = word.partition("=")
+            flags.append(name)
+            if not eq and name in value_flags:
+                i += 1
+            continue
+        # A cluster of short options: stop at the first one that takes a value.
+        for j in range(1, len(word)):
+            flag = "-" + word[j]
+            flags.append(flag)
+            if flag in value_flags:
+                if j == len(word) - 1:
+                    i += 1
+                break
+    return flags, args
+
+
+def short_flag(arg: str, letter: str, value_letters: str = "") -> bool:
+    """Whether the short-option cluster ARG holds -LETTER, reading up to the first letter that
+    takes a value (one of VALUE_LETTERS): `short_flag("-fu", "f")` is true, and
+    `short_flag("-of", "f", "o")` is false because `f` is the value of `-o`."""
+    if len(arg) < 2 or arg[0] != "-" or arg[1] == "-":
+        return False
+    for c in arg[1:]:
+        if c == letter:
+            return True
+        if c in value_letters:
+            return False
+    return False
+
+
+def options_before_dashdash(args: list[str]) -> list[str]:
+    """The words before the first `--`."""
+    try:
+        return args[: args.index("--")]
+    except ValueError:
+        return list(args)

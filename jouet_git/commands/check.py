@@ -1,0 +1,128 @@
+"""Show what jouet's rules decide about a command, as a hook would, without running it.
+
+examples:
+  jouet check 'git add -A'                  denied by git-add-all: exit 1
+  jouet check --cwd ~/src/app 'git stash'   decide as if run in that directory
+  jouet check --json 'git push -f'          the decision as JSON
+  jouet check --tool Edit --path .env       a file tool instead of a shell command
+  jouet check --jsonl < calls.jsonl         one JSON object a line in, one decision a line out
+
+Exit status: 0 when nothing denies (warnings included), 1 when a rule denies, 2 on bad input.
+With --jsonl every line is answered (a bad line gets {"error": ...}) and the exit status is 0
+unless the input could not be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from jouet_git.call import KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call, tool_kind
+from jouet_git.engine.decide import Decision
+from jouet_git.engine.ruleset import RuleSet, load
+from jouet_git.engine.run import decide_call
+from jouet_git.errors import JouetError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("command", nargs="?", help="the shell command to check")
+    parser.add_argument("--cwd", default=None, help="decide as if the command ran in DIR (default: here)")
+    parser.add_argument("--json", action="store_true", help="print the decision as JSON")
+    parser.add_argument("--jsonl", action="store_true",
+                        help='read {"command": ..., "cwd": ..., "tool": ..., "path": ...} objects, one a line, '
+                             "from stdin and write one decision a line")
+    parser.add_argument("--tool", default=None, help="the harness's tool name (default Bash for a command)")
+    parser.add_argument("--path", default=None, help="the file a file tool reads or writes")
+    parser.add_argument("--exit-code", type=int, default=None,
+                        help="check as after the tool ran (post-tool-use rules), with this exit code")
+
+
+def build_call(command: str | None, cwd: str, tool: str | None, path: str | None,
+               exit_code: int | None = None, tool_input: dict[str, Any] | None = None) -> Call:
+    tool = tool or ("Bash" if command is not None else None)
+    if tool is None:
+        raise JouetError("give a command to check, or --tool and --path for a file tool")
+    kind = tool_kind(tool)
+    if command is not None and tool == "Bash":
+        kind = KIND_SHELL
+    data = dict(tool_input or {})
+    if command is not None:
+        data.setdefault("command", command)
+    if path is not None:
+        data.setdefault("file_path", path)
+    return Call(
+        event=POST_TOOL_USE if exit_code is not None else PRE_TOOL_USE,
+        harness="check", tool=tool, kind=kind, command=command, path=path,
+        cwd=os.path.abspath(cwd), exit_code=exit_code, input=data,
+        background=bool(data.get("run_in_background")),
+    )
+
+
+def render(decision: Decision) -> str:
+    lines: list[str] = []
+    if decision.deny is not None:
+        lines.append(f"deny: {decision.deny.text()}")
+    if decision.rewrite is not None and decision.deny is None:
+        lines.append(f"rewrite: {decision.rewrite.command}  ({decision.rewrite.text()})")
+    for warning in decision.warnings:
+        lines.append(f"warn: {warning.text()}")
+    for rule, error in decision.errors:
+        lines.append(f"error: rule {rule} failed and said nothing: {error}")
+    if not lines:
+        lines.append("no rule fired")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.jsonl:
+        if args.command is not None:
+            raise JouetError("--jsonl reads calls from stdin: give no command with it")
+        return run_jsonl(sys.stdin, sys.stdout, args.cwd)
+    if args.command is None and args.tool is None:
+        raise JouetError("give a command to check, such as `jouet check 'git add -A'` (see --help)")
+    cwd = args.cwd or os.getcwd()
+    if not os.path.isdir(cwd):
+        raise JouetError(f"--cwd {cwd}: no such directory")
+    call = build_call(args.command, cwd, args.tool, args.path, args.exit_code)
+    decision = decide_call(call)
+    if args.json:
+        print(json.dumps(decision.to_json(), indent=2))
+    else:
+        print(render(decision))
+    return 1 if decision.deny is not None else 0
+
+
+def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None) -> int:
+    """Answer one call per input line, in one process."""
+    base = default_cwd or os.getcwd()
+    rulesets: dict[str, RuleSet] = {}
+    write = stdout.write
+    for number, line in enumerate(stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            if not isinstance(item, dict):
+                raise ValueError("each line must be a JSON object")
+            command = item.get("command")
+            if command is not None and not isinstance(command, str):
+                raise ValueError("`command` must be a string")
+            cwd = item.get("cwd") or base
+            if not isinstance(cwd, str):
+                raise ValueError("`cwd` must be a string")
+            call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
+                              item.get("input") if isinstance(item.get("input"), dict) else None)
+            ruleset = rulesets.get(call.cwd)
+            if ruleset is None:
+                ruleset = rulesets[call.cwd] = load(call.cwd)
+            decision = decide_call(call, ruleset)
+            out: dict[str, Any] = decision.to_json()
+        except (ValueError, JouetError) as error:
+            message = error.message if isinstance(error, JouetError) else str(error)
+            out = {"error": f"line {number}: {message}"}
+        write(json.dumps(out) + "\n")
+    stdout.flush()
+    return 0

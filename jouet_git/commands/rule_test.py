@@ -1,0 +1,187 @@
+"""`jouet rule test`: run rules' examples, or check one call against a rule."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from jouet_git.engine.decide import decide
+from jouet_git.engine.examples import ExamplesReport, run_examples
+from jouet_git.engine.load import load_file
+from jouet_git.engine.match import Context
+from jouet_git.engine.model import BROKEN, ENABLED, USER, Rule
+from jouet_git.engine.ruleset import RuleSet, load
+from jouet_git.engine.run import LazyScripts, context_for
+from jouet_git.errors import JouetError
+
+
+def _source_of(path: str, ruleset: RuleSet) -> tuple[str, str, str]:
+    """Which source a rule file belongs to, by its directory: (kind, label, prefix)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    for info in ruleset.sources:
+        if os.path.abspath(info["directory"]) == directory:
+            label = info["label"]
+            prefix = f"{label.split(':')[1]}/" if info["kind"] == "plugin" else ""
+            return info["kind"], label, prefix
+    return USER, USER, ""
+
+
+def select(args: argparse.Namespace, ruleset: RuleSet) -> list[Rule]:
+    if args.all:
+        if args.target:
+            raise JouetError("give a rule (name or file) or --all, not both")
+        return list(ruleset.rules)
+    if not args.target:
+        raise JouetError("say which rule to test: a name, a file such as ./my-rule.toml, or --all")
+    target = args.target
+    if target.endswith(".toml") or os.sep in target or os.path.isfile(target):
+        if not os.path.isfile(target):
+            raise JouetError(f"{target}: no such rule file")
+        kind, label, prefix = _source_of(target, ruleset)
+        return load_file(target, kind, label, prefix)
+    rule = ruleset.get(target)
+    if rule is None:
+        names = [r.name for r in ruleset.rules]
+        close = [n for n in names if target in n or n in target]
+        hint = f" (did you mean {', '.join(close[:3])}?)" if close else "; `jouet rule list` shows them all"
+        raise JouetError(f"no rule named `{target}` is loaded here{hint}")
+    return [rule]
+
+
+def example_lines(report: ExamplesReport) -> list[str]:
+    lines = []
+    for result in report.results:
+        lines.append(f"{'ok  ' if result.ok else 'FAIL'} {result.kind:5} {result.label}")
+        if not result.ok:
+            lines.append(f"- expected: {result.expected}")
+            lines.append(f"+ actual: {result.actual}")
+    return lines
+
+
+def report_json(rule: Rule, report: ExamplesReport | None) -> dict[str, Any]:
+    if report is None:
+        return {"rule": rule.name, "ok": False, "error": rule.error}
+    return {
+        "rule": rule.name, "ok": report.ok, "missing": report.missing or None,
+        "passed": report.passed, "total": len(report.results),
+        "examples": [{"kind": r.kind, "example": r.example, "ok": r.ok, "expected": r.expected,
+                      "actual": r.actual} for r in report.results],
+    }
+
+
+def run_test(args: argparse.Namespace) -> int:
+    cwd = os.path.abspath(args.cwd or os.getcwd())
+    ruleset = load(cwd)
+    rules = select(args, ruleset)
+    if args.command is not None or args.payload is not None:
+        return _one_call(args, rules, cwd, ruleset)
+    if args.exit_code is not None:
+        raise JouetError("--exit-code goes with --command")
+    if args.all:
+        return _all(rules, args.json)
+    failed = 0
+    results = []
+    for rule in rules:
+        if rule.state == BROKEN:
+            failed += 1
+            results.append(report_json(rule, None))
+            if not args.json:
+                print(f"jouet: {rule.name} does not load: {rule.error}", file=sys.stderr)
+            continue
+        report = run_examples(rule)
+        results.append(report_json(rule, report))
+        if not report.ok:
+            failed += 1
+        if args.json:
+            continue
+        for line in example_lines(report):
+            print(line)
+        if report.missing:
+            print(f"FAIL {rule.name}: {report.missing}")
+        print(f"{rule.name}: {report.passed} of {len(report.results)} examples passed")
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 1 if failed else 0
+
+
+def _all(rules: list[Rule], as_json: bool) -> int:
+    passed = 0
+    results = []
+    for rule in rules:
+        if rule.state == BROKEN:
+            results.append(report_json(rule, None))
+            if not as_json:
+                print(f"FAIL {rule.name} does not load: {rule.error}")
+            continue
+        report = run_examples(rule)
+        results.append(report_json(rule, report))
+        if report.ok:
+            passed += 1
+            if not as_json:
+                print(f"ok   {rule.name} {len(report.results)} examples passed")
+            continue
+        if as_json:
+            continue
+        if report.missing:
+            print(f"FAIL {rule.name} {report.missing}")
+        else:
+            print(f"FAIL {rule.name} {report.passed} of {len(report.results)} examples passed")
+        for line in example_lines(report):
+            if not line.startswith("ok"):
+                print(f"     {line}")
+    if as_json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(f"{passed} of {len(rules)} rules passed their examples")
+    return 0 if passed == len(rules) else 1
+
+
+def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: RuleSet) -> int:
+    if args.all:
+        raise JouetError("--command and --payload check one rule: name it instead of --all")
+    if args.command is not None and args.payload is not None:
+        raise JouetError("give --command or --payload, not both")
+    if args.payload is not None:
+        from jouet_git.harness.payload import call_from_recorded_payload
+
+        text = sys.stdin.read() if args.payload == "-" else _read(args.payload)
+        call = call_from_recorded_payload(text, args.payload)
+    else:
+        from jouet_git.commands.check import build_call
+
+        call = build_call(args.command, cwd, None, None, args.exit_code)
+        call.harness = "test"
+    status = 0
+    for rule in rules:
+        if rule.state == BROKEN:
+            print(f"jouet: {rule.name} does not load: {rule.error}", file=sys.stderr)
+            status = 2
+            continue
+        copy = Rule.from_data(rule.to_data())
+        copy.state = ENABLED
+        ctx: Context = context_for(call, ruleset.root)
+        decision = decide([copy], call, ctx, LazyScripts(ruleset))
+        if decision.deny is not None:
+            text = f"deny: {decision.deny.message}"
+        elif decision.rewrite is not None:
+            text = f"rewrite: {decision.rewrite.command} ({decision.rewrite.message})"
+        elif decision.warnings:
+            text = "; ".join(f"warn: {w.message}" for w in decision.warnings)
+        else:
+            text = "quiet"
+        for name, error in decision.errors:
+            text += f" (error in {name}: {error})"
+        print(f"{rule.name}: {text}" if len(rules) > 1 else text)
+    return status
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as error:
+        raise JouetError(f"--payload {path}: {error.strerror}") from None
+

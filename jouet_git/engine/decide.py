@@ -1,0 +1,186 @@
+"""Deciding: run the rules that match a call, in order, and combine what they say.
+
+Built-in rules run first and the first denial wins; warnings are gathered; the rule's mode applies
+after the match (a warn-mode rule's denial is a warning); a denial of a call that only runs jouet
+becomes a warning, so no rule can lock a person out of fixing it; a rewrite stands only when no
+rule denies. A rule that throws says nothing and is reported in `errors`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jouet_git.call import POST_TOOL_USE, Call
+from jouet_git.engine.match import Context, rule_matches
+from jouet_git.engine.model import BUILTIN, DENY, ENFORCED, WARN
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    from jouet_git.engine.model import Rule
+
+    class ScriptRunner(Protocol):
+        def run(self, rule: Rule, call: Call, matched: list[int]) -> Outcome | None: ...
+
+# Programs that do nothing but move around: a call of these and jouet still only runs jouet.
+_HARMLESS = frozenset({"cd", "pushd", "popd", "true", ":"})
+
+
+class Outcome:
+    """What one rule said about a call, before its mode applies."""
+
+    __slots__ = ("action", "command", "message", "records")
+
+    def __init__(self, action: str | None, message: str = "", command: str | None = None,
+                 records: list[dict[str, Any]] | None = None) -> None:
+        self.action = action  # "deny", "warn", "rewrite", "allow" or None (nothing)
+        self.message = message
+        self.command = command  # for a rewrite: what runs instead
+        self.records = records or []
+
+
+class Finding:
+    """A rule that spoke up, with what it said once its mode applied."""
+
+    __slots__ = ("action", "command", "message", "rule", "source_label", "suggest")
+
+    def __init__(self, rule: str, action: str, message: str, suggest: str | None = None,
+                 command: str | None = None, source_label: str = "") -> None:
+        self.rule = rule
+        self.action = action
+        self.message = message
+        self.suggest = suggest
+        self.command = command
+        self.source_label = source_label
+
+    def text(self) -> str:
+        """The line the agent reads: the advice, and the rule's name so it can be looked up."""
+        return f"{self.message} [jouet rule: {self.rule}]"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": self.rule, "action": self.action, "message": self.message}
+        if self.command is not None:
+            out["command"] = self.command
+        return out
+
+
+class Decision:
+    """The first denial, else the warnings, else a rewrite, else nothing; plus recorded checks."""
+
+    __slots__ = ("deny", "errors", "records", "rewrite", "warnings")
+
+    def __init__(self) -> None:
+        self.deny: Finding | None = None
+        self.warnings: list[Finding] = []
+        self.rewrite: Finding | None = None
+        self.records: list[dict[str, Any]] = []
+        self.errors: list[tuple[str, str]] = []
+
+    @property
+    def action(self) -> str | None:
+        if self.deny is not None:
+            return DENY
+        if self.rewrite is not None:
+            return "rewrite"
+        if self.warnings:
+            return WARN
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decision": self.action or "none",
+            "deny": self.deny.to_json() if self.deny else None,
+            "rewrite": self.rewrite.to_json() if self.rewrite else None,
+            "warnings": [w.to_json() for w in self.warnings],
+            "errors": [{"rule": r, "error": e} for r, e in self.errors],
+        }
+
+
+def only_runs_jouet(call: Call) -> bool:
+    """Whether every command the call runs is jouet (or only moves between directories)."""
+    commands = call.commands
+    if not commands:
+        return False
+    seen_jouet = False
+    for command in commands:
+        if command.program == "jouet":
+            seen_jouet = True
+        elif command.program not in _HARMLESS:
+            return False
+    return seen_jouet
+
+
+def requires_found(files: tuple[str, ...], cwd: str) -> bool:
+    """Whether one of FILES is in CWD or a directory above it."""
+    directory = os.path.abspath(cwd)
+    while True:
+        for name in files:
+            if os.path.exists(os.path.join(directory, name)):
+                return True
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return False
+        directory = parent
+
+
+def evaluate(rule: Rule, call: Call, ctx: Context, scripts: ScriptRunner | None) -> Outcome | None:
+    """What RULE says about CALL before its mode applies (examples check exactly this)."""
+    hits = rule_matches(rule, call, ctx)
+    if hits is None:
+        return None
+    if rule.script is None:
+        message = rule.message or ""
+        if rule.suggest:
+            message = f"Run `{rule.suggest}` instead. {message}"
+        return Outcome(DENY, message)
+    if scripts is None:
+        return None
+    return scripts.run(rule, call, hits)
+
+
+def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: ScriptRunner | None = None,
+           disabled: frozenset[str] = frozenset()) -> Decision:
+    ctx = ctx or Context()
+    decision = Decision()
+    jouet_only: bool | None = None
+    for rule in rules:
+        if not rule.runs or rule.on != call.event:
+            continue
+        if rule.source != ENFORCED and (rule.name in disabled or "all" in disabled):
+            continue
+        if rule.requires and not requires_found(rule.requires, call.cwd):
+            continue
+        try:
+            outcome = evaluate(rule, call, ctx, scripts)
+        except Exception as error:  # a rule that throws says nothing, and is reported
+            decision.errors.append((rule.name, f"{type(error).__name__}: {error}"))
+            continue
+        if outcome is None:
+            continue
+        decision.records.extend(outcome.records)
+        action = outcome.action
+        if action is None or action == "allow":
+            continue
+        if action == "rewrite":
+            if not (rule.source == BUILTIN and rule.mode == DENY and call.rewrite):
+                decision.errors.append((rule.name, "returned jouet.rewrite() where it may not rewrite "
+                                                   "(only a built-in deny-mode rule, when call.rewrite is true)"))
+                continue
+            if decision.rewrite is None:
+                decision.rewrite = Finding(rule.name, "rewrite", outcome.message, rule.suggest,
+                                           outcome.command, rule.source_label)
+            continue
+        if action == DENY and (rule.mode == WARN or rule.only_warns or call.event == POST_TOOL_USE):
+            action = WARN
+        if action == DENY:
+            if jouet_only is None:
+                jouet_only = only_runs_jouet(call)
+            if jouet_only:
+                action = WARN
+        finding = Finding(rule.name, action, outcome.message, rule.suggest, None, rule.source_label)
+        if action == DENY:
+            decision.deny = finding
+            break
+        decision.warnings.append(finding)
+    return decision

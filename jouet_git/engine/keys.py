@@ -1,0 +1,45 @@
+"""The keys a rule file may use, with their types: the single source for the loader and the schema."""
+
+from __future__ import annotations
+
+# Rule keys, in the order the rule reference lists them.
+RULE_KEYS = (
+    "name", "why", "mode", "scope", "author", "created", "message", "suggest", "needs", "requires",
+    "match", "examples", "script", "on", "primer",
+)
+
+# Matcher keys: "command" keys need `command`; the rest are about the tool call.
+MATCH_COMMAND_KEYS = (
+    "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args", "unless_args",
+    "max_args", "background", "text", "with", "unless_with", "prints", "stdout_to", "exit_code", "env",
+)
+MATCH_TOOL_KEYS = ("tool", "paths", "unless_paths", "input", "unless_input", "min_tracked_files")
+# `exit_code` and `min_tracked_files` also stand on their own (post-tool-use rules, search tools).
+STANDALONE_KEYS = ("exit_code",)
+MATCH_KEYS = (
+    "tool", "paths", "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args",
+    "unless_args", "max_args", "background", "text", "with", "unless_with", "input", "unless_input",
+    "min_tracked_files", "unless_paths", "prints", "stdout_to", "exit_code", "env",
+)
+# Keys of the rule reference's Matching table that this version of jouet does not implement: they
+# get their own error instead of being silently ignored.
+MATCH_UNSUPPORTED = (
+    "seen", "min_read_lines", "min_code_lines", "fnox", "secret_files", "secret_vars", "secret_args",
+)
+# Keys allowed inside `with` and `unless_with`: the command keys, but not another `with`.
+WITH_KEYS = tuple(k for k in MATCH_COMMAND_KEYS if k not in ("with", "unless_with"))
+
+EXAMPLE_KEYS = (
+    "command", "tool", "path", "harness", "exit_code", "action", "rewrite", "rewritten", "kind", "scope",
+    "input", "session", "git", "claims", "stack", "secrets", "files", "tracked_files",
+)
+EXAMPLE_UNSUPPORTED = ("seen", "read_lines", "code_lines", "fnox")
+
+MODES = ("warn", "deny")
+SCOPES = ("builtin", "user", "repo", "plugin", "enforced")
+EVENTS = ("pre-tool-use", "post-tool-use")
+ACTIONS = ("deny", "warn", "rewrite")
+KINDS = ("test", "lint", "build")
+
+NAME_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"
+NAME_MAX = 64

@@ -1,0 +1,263 @@
+"""Does a rule's matcher match a call? Every key a matcher sets must hold; a list matches when any
+item does (`text` excepted: every pattern must match).
+
+On the hook path: imports only re, os and jouet's own light modules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from jouet_git import cmdline
+from jouet_git.call import KIND_SHELL, Call, Command
+from jouet_git.engine import wildcard
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from jouet_git.engine.model import Matcher, Rule
+
+_text_cache: dict[str, Any] = {}
+
+# Builtins that set variables through their arguments (`export JOUET_X=1`).
+_SETTERS = frozenset({"export", "declare", "typeset", "local", "readonly", "setenv"})
+# Where output still reaches the transcript although it is "redirected".
+_STILL_PRINTS = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"})
+
+
+class Context:
+    """What matching may need beyond the call, computed at most once per call."""
+
+    __slots__ = ("_tracked", "home", "tracked_files")
+
+    def __init__(self, tracked_files: int | None = None, home: str | None = None) -> None:
+        # None: unknown (outside a repository, or not worked out), and min_tracked_files holds.
+        self.tracked_files = tracked_files
+        self.home = home if home is not None else os.path.expanduser("~")
+        self._tracked: object = None
+
+
+class Parsed:
+    """A command read against one command pattern: its options and arguments after the subcommands."""
+
+    __slots__ = ("args", "flags")
+
+    def __init__(self, flags: list[str], args: list[str]) -> None:
+        self.flags = flags
+        self.args = args
+
+
+def read_command(pattern: tuple[str, ...], command: Command, value_flags: tuple[str, ...]) -> Parsed | None:
+    """Match COMMAND against a command pattern such as ("git", "stash", "pop"); None if it does not."""
+    if not wildcard.matcher(pattern[0])(command.program):
+        return None
+    argv = command.argv
+    i = 1
+    if len(pattern) > 1:
+        if not pattern[1].startswith("-"):
+            i = cmdline.skip_global_options(command.program, argv, 1, value_flags)
+        for word in pattern[1:]:
+            if i >= len(argv) or not wildcard.matcher(word)(argv[i]):
+                return None
+            i += 1
+    flags, args = cmdline.split_options(argv[i:], value_flags)
+    return Parsed(flags, args)
+
+
+def _regex(pattern: str) -> Any:
+    compiled = _text_cache.get(pattern)
+    if compiled is None:
+        compiled = _text_cache[pattern] = re.compile(pattern)
+    return compiled
+
+
+def command_matches(m: Matcher, command: Command, call: Call, others: list[Command]) -> bool:
+    """Whether the command keys of M hold for COMMAND (OTHERS: the call's other commands)."""
+    parsed: Parsed | None = None
+    assert m.command is not None
+    for pattern in m.command:
+        parsed = read_command(pattern, command, m.value_flags)
+        if parsed is not None:
+            break
+    if parsed is None:
+        return False
+    if m.via is not None and not any(wildcard.any_matches(m.via, v) for v in command.via):
+        return False
+    if m.flags is not None and not any(f in parsed.flags for f in m.flags):
+        return False
+    if m.unless_flags is not None and any(f in parsed.flags for f in m.unless_flags):
+        return False
+    if m.exact_flags is not None and set(parsed.flags) != set(m.exact_flags):
+        return False
+    if m.args is not None and not any(wildcard.any_matches(m.args, a) for a in parsed.args):
+        return False
+    if m.unless_args is not None and any(wildcard.any_matches(m.unless_args, a) for a in parsed.args):
+        return False
+    if m.max_args is not None and len(parsed.args) > m.max_args:
+        return False
+    if m.background is not None and (command.background or call.background) != m.background:
+        return False
+    if m.text is not None:
+        haystack = command.argv[1:] + command.heredocs
+        for regex in m.text:
+            search = _regex(regex).search
+            if not any(search(word) for word in haystack):
+                return False
+    if m.prints is not None and prints(command) != m.prints:
+        return False
+    if m.stdout_to is not None and (
+        command.stdout_to is None or not wildcard.any_matches(m.stdout_to, command.stdout_to)
+    ):
+        return False
+    if m.exit_code is not None and command.status not in m.exit_code:
+        return False
+    if m.env is not None and not any(wildcard.any_matches(m.env, name) for name in assigned(command)):
+        return False
+    if m.with_ is not None and not any(
+        command_matches(m.with_, other, call, []) for other in others if other is not command
+    ):
+        return False
+    return m.unless_with is None or not any(
+        command_matches(m.unless_with, other, call, []) for other in others if other is not command
+    )
+
+
+def prints(command: Command) -> bool:
+    """Whether the command's standard output reaches the transcript."""
+    if command.captured or getattr(command, "piped", False):
+        return False
+    return command.stdout_to is None or command.stdout_to in _STILL_PRINTS
+
+
+def assigned(command: Command) -> list[str]:
+    """The variables a command sets: assignments before it, through `env`, or with export and kin."""
+    names = list(command.env)
+    wrapper_words = command.words[: len(command.words) - len(command.argv)]
+    for word in wrapper_words:
+        name, eq, _ = word.partition("=")
+        if eq and name.isidentifier():
+            names.append(name)
+    if command.program in _SETTERS:
+        for word in command.argv[1:]:
+            if word.startswith("-"):
+                continue
+            name = word.split("=", 1)[0].split("+", 1)[0]
+            if name.isidentifier():
+                names.append(name)
+    return names
+
+
+def _relative_path(path: str, cwd: str, home: str) -> str:
+    """PATH as a rule's `paths` patterns see it: from the working directory when it lies below it."""
+    if not os.path.isabs(path):
+        return os.path.normpath(path)
+    base = os.path.normpath(cwd)
+    full = os.path.normpath(path)
+    if full.startswith(base + os.sep):
+        return full[len(base) + 1:]
+    return full
+
+
+def path_matches(patterns: tuple[str, ...], path: str, cwd: str, home: str) -> bool:
+    rel = _relative_path(path, cwd, home)
+    full = os.path.normpath(path if os.path.isabs(path) else os.path.join(cwd, path))
+    name = os.path.basename(rel)
+    for pattern in patterns:
+        if "/" not in pattern:
+            if wildcard.path_matcher(pattern)(name):
+                return True
+            continue
+        if pattern.startswith("~/"):
+            if wildcard.path_matcher(home.rstrip("/") + pattern[1:])(full):
+                return True
+            continue
+        if pattern.startswith("/"):
+            if wildcard.path_matcher(pattern)(full):
+                return True
+            continue
+        if wildcard.path_matcher(pattern)(rel):
+            return True
+    return False
+
+
+def _input_matches(wanted: dict[str, Any], given: dict[str, Any]) -> bool:
+    for key, value in wanted.items():
+        if key not in given:
+            return False
+        actual = given[key]
+        if isinstance(value, str):
+            text = actual if isinstance(actual, str) else json.dumps(actual)
+            if not wildcard.matches(value, text):
+                return False
+        elif json.dumps(value, sort_keys=True) != json.dumps(actual, sort_keys=True):
+            return False
+    return True
+
+
+def tool_matches(m: Matcher, call: Call, ctx: Context) -> bool:
+    """Whether the tool keys of M hold for CALL."""
+    if m.tool is not None:
+        if not wildcard.any_matches(m.tool, call.tool):
+            return False
+    elif m.command is not None and call.kind != KIND_SHELL:
+        return False
+    if m.paths is not None or m.unless_paths is not None:
+        if call.kind == KIND_SHELL or not call.path:
+            if m.paths is not None:
+                return False
+        else:
+            if m.paths is not None and not path_matches(m.paths, call.path, call.cwd, ctx.home):
+                return False
+            if m.unless_paths is not None and path_matches(m.unless_paths, call.path, call.cwd, ctx.home):
+                return False
+    if m.input is not None and not _input_matches(m.input, call.input):
+        return False
+    if m.unless_input is not None and any(key in call.input for key in m.unless_input):
+        return False
+    if (m.min_tracked_files is not None and ctx.tracked_files is not None
+            and ctx.tracked_files < m.min_tracked_files):
+        return False
+    return m.command is not None or m.exit_code is None or call.exit_code in m.exit_code
+
+
+def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
+    """None when M does not match CALL; else the indexes of the commands it matched (empty for a
+    matcher about the tool only)."""
+    if not tool_matches(m, call, ctx):
+        return None
+    if m.command is None:
+        return []
+    commands = call.commands
+    programs = m.programs
+    hits: list[int] = []
+    for index, command in enumerate(commands):
+        if programs is not None and not _program_may_match(programs, command.program):
+            continue
+        if command_matches(m, command, call, commands):
+            hits.append(index)
+    return hits or None
+
+
+def _program_may_match(programs: tuple[str, ...], program: str) -> bool:
+    for pattern in programs:
+        if pattern == program or (wildcard.has_wildcard(pattern) and wildcard.matcher(pattern)(program)):
+            return True
+    return False
+
+
+def rule_matches(rule: Rule, call: Call, ctx: Context) -> list[int] | None:
+    """None when no matcher of RULE matches; else the indexes of every command any matcher matched."""
+    found: list[int] | None = None
+    for m in rule.matchers:
+        hits = matcher_matches(m, call, ctx)
+        if hits is None:
+            continue
+        if found is None:
+            found = []
+        for index in hits:
+            if index not in found:
+                found.append(index)
+    return found

@@ -1,0 +1,173 @@
+"""Rules and matchers as the engine uses them.
+
+A Rule is built from validated TOML data (engine/load.py) or from the on-disk cache
+(engine/cache.py), which stores exactly the plain data `Rule.to_data()` returns. Both classes are
+plain __slots__ classes: this module is on the hook path.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# Where a rule comes from, in the order rule sets load them.
+BUILTIN = "builtin"
+ENFORCED = "enforced"
+USER = "user"
+PLUGIN = "plugin"
+REPO = "repo"
+SOURCE_ORDER = (BUILTIN, ENFORCED, USER, PLUGIN, REPO)
+
+# A rule's state, as `jouet rule list` shows it.
+ENABLED = "enabled"
+DISABLED = "disabled"
+NEEDS = "needs"
+UNTRUSTED = "untrusted"
+BROKEN = "broken"
+
+DENY = "deny"
+WARN = "warn"
+RECORD = "record"
+
+COMMAND_KEYS = (
+    "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args", "unless_args",
+    "max_args", "background", "text", "with", "unless_with", "prints", "stdout_to", "exit_code", "env",
+)
+TOOL_KEYS = ("tool", "paths", "unless_paths", "input", "unless_input", "min_tracked_files")
+
+
+class Matcher:
+    """One [rule.match] table: every key it sets must hold."""
+
+    __slots__ = (
+        "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "input",
+        "max_args", "min_tracked_files", "paths", "prints", "programs", "stdout_to", "text", "tool",
+        "unless_args", "unless_flags", "unless_input", "unless_paths", "unless_with", "value_flags",
+        "via", "with_",
+    )
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        command = data.get("command")
+        # Each command pattern as its words: "git stash pop" -> ("git", "stash", "pop").
+        self.command: tuple[tuple[str, ...], ...] | None = (
+            tuple(tuple(p.split()) for p in command) if command is not None else None
+        )
+        self.programs: tuple[str, ...] | None = (
+            tuple(words[0] for words in self.command) if self.command is not None else None
+        )
+        self.via = _tuple(data.get("via"))
+        self.flags = _tuple(data.get("flags"))
+        self.unless_flags = _tuple(data.get("unless_flags"))
+        self.exact_flags = _tuple(data.get("exact_flags"))
+        self.value_flags = _tuple(data.get("value_flags")) or ()
+        self.args = _tuple(data.get("args"))
+        self.unless_args = _tuple(data.get("unless_args"))
+        self.max_args: int | None = data.get("max_args")
+        self.background: bool | None = data.get("background")
+        self.text = _tuple(data.get("text"))
+        with_ = data.get("with")
+        self.with_ = Matcher(with_) if with_ is not None else None
+        unless_with = data.get("unless_with")
+        self.unless_with = Matcher(unless_with) if unless_with is not None else None
+        self.prints: bool | None = data.get("prints")
+        self.stdout_to = _tuple(data.get("stdout_to"))
+        exit_code = data.get("exit_code")
+        self.exit_code: tuple[int, ...] | None = tuple(exit_code) if exit_code is not None else None
+        self.env = _tuple(data.get("env"))
+        self.tool = _tuple(data.get("tool"))
+        self.paths = _tuple(data.get("paths"))
+        self.unless_paths = _tuple(data.get("unless_paths"))
+        self.input: dict[str, Any] | None = data.get("input")
+        self.unless_input = _tuple(data.get("unless_input"))
+        self.min_tracked_files: int | None = data.get("min_tracked_files")
+
+    @property
+    def has_command_keys(self) -> bool:
+        return self.command is not None
+
+
+def _tuple(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    return tuple(value)
+
+
+class Rule:
+    """A rule with where it came from and whether it runs."""
+
+    __slots__ = (
+        "author", "created", "data", "error", "examples", "file", "line", "matchers", "message",
+        "mode", "name", "needs", "on", "only_warns", "primer", "requires", "scope", "script",
+        "source", "source_label", "state", "state_detail", "suggest", "why",
+    )
+
+    def __init__(self, data: dict[str, Any], source: str, source_label: str, file: str, line: int) -> None:
+        self.data = data
+        self.name: str = data.get("name", "")
+        self.why: str = data.get("why", "")
+        self.source = source
+        self.source_label = source_label
+        self.file = file
+        self.line = line
+        # Mode unless the rule says: a rule of yours warns, any other source denies.
+        self.mode: str = data.get("mode") or (WARN if source == USER else DENY)
+        self.scope: str | None = data.get("scope")
+        self.author: str = data.get("author", "builtin" if source == BUILTIN else "")
+        self.created: str = str(data.get("created", ""))
+        self.message: str | None = data.get("message")
+        self.suggest: str | None = data.get("suggest")
+        self.needs: tuple[str, ...] = tuple(data.get("needs") or ())
+        requires = data.get("requires") or {}
+        self.requires: tuple[str, ...] = tuple(requires.get("files") or ())
+        self.matchers = [Matcher(m) for m in data.get("match") or ()]
+        self.examples: dict[str, list[Any]] = data.get("examples") or {}
+        self.script: str | None = data.get("script_path")
+        self.on: str = data.get("on", "pre-tool-use")
+        self.primer: bool = data.get("primer", True)
+        self.state = ENABLED
+        self.state_detail = ""
+        self.error: str | None = None
+        # Why a rule of yours only warns whatever its mode says (missing examples), or "".
+        self.only_warns = ""
+
+    @property
+    def runs(self) -> bool:
+        return self.state == ENABLED
+
+    @property
+    def shown_mode(self) -> str:
+        """The mode `jouet rule list` shows."""
+        if self.on == "post-tool-use" and self.script is None:
+            return WARN
+        if self.data.get("records"):
+            return RECORD
+        return WARN if self.only_warns else self.mode
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "data": self.data, "source": self.source, "source_label": self.source_label,
+            "file": self.file, "line": self.line, "state": self.state,
+            "state_detail": self.state_detail, "error": self.error, "only_warns": self.only_warns,
+        }
+
+    @classmethod
+    def from_data(cls, d: dict[str, Any]) -> Rule:
+        rule = cls(d["data"], d["source"], d["source_label"], d["file"], d["line"])
+        rule.state = d["state"]
+        rule.state_detail = d["state_detail"]
+        rule.error = d["error"]
+        rule.only_warns = d["only_warns"]
+        return rule
+
+    @classmethod
+    def broken(cls, name: str, error: str, source: str, source_label: str, file: str, line: int) -> Rule:
+        rule = cls({"name": name}, source, source_label, file, line)
+        rule.state = BROKEN
+        rule.error = error
+        return rule
+
+    def __repr__(self) -> str:
+        return f"Rule({self.name!r}, {self.source_label}, {self.state})"

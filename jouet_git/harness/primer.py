@@ -1,0 +1,27 @@
+"""The session-start primer: the deny rules an agent should know about before it starts."""
+
+from __future__ import annotations
+
+from jouet_git.engine.model import DENY, REPO
+from jouet_git.engine.ruleset import RuleSet
+
+
+def primer(ruleset: RuleSet) -> str:
+    disabled = ruleset.disabled_now()
+    lines = []
+    for rule in ruleset.rules:
+        if not rule.runs or rule.mode != DENY or rule.only_warns or not rule.primer:
+            continue
+        if rule.on != "pre-tool-use" or rule.name in disabled or ("all" in disabled and rule.source != "enforced"):
+            continue
+        advice = f" Run `{rule.suggest}` instead." if rule.suggest else ""
+        lines.append(f"- {rule.name}: {rule.why}{advice}")
+    text = []
+    if lines:
+        text.append("jouet-git checks this session's tool calls. These rules deny calls; a denial names its "
+                    "rule as [jouet rule: NAME] and says what to do instead:")
+        text.extend(lines)
+    changed = [s for s in ruleset.sources if s["kind"] == REPO and not s["runs"] and s["detail"]]
+    for source in changed:
+        text.append(f"This repository's jouet rules do not run: {source['detail']}.")
+    return "\n".join(text)

@@ -47,6 +47,7 @@ def render(ruleset: RuleSet) -> str:
              r.created or "-", r.why) for r in ruleset.rules]
     if not rows:
         return "no rules loaded"
+    rows.insert(0, ("NAME", "STATE", "MODE", "SCOPE", "AUTHOR", "CREATED", "WHY"))
     widths = [max(len(row[i]) for row in rows) for i in range(6)]
     lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:6])) + "  " + row[6] for row in rows]
     notes: list[str] = []
@@ -60,6 +61,11 @@ def render(ruleset: RuleSet) -> str:
         elif rule.only_warns:
             notes.append(f"note: {rule.name} only warns, and cannot be promoted, until it has examples of both "
                          f"kinds: {rule.only_warns}; see `jouet rule test {rule.name}`")
+    # A repository whose .jouet/ changed (or is untrusted) with no rule left to carry the note.
+    if not any(r.source == "repo" for r in ruleset.rules):
+        for source in ruleset.sources:
+            if source["kind"] == "repo" and not source["runs"] and source["detail"]:
+                notes.append(f"note: this repository's rules do not run: {source['detail']}")
     for problem in ruleset.problems:
         notes.append(f"problem: {problem}")
     return "\n".join(lines + (["", *notes] if notes else []))

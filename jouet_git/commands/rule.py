@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if func == "gap":
         return _gap(args)
     if func == "types":
-        from jouet_git.luau.types import definitions  # type: ignore[import-not-found]
+        from jouet_git.luau.types import definitions
 
         sys.stdout.write(definitions())
         return 0

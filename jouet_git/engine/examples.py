@@ -149,8 +149,6 @@ def run_examples(rule: Rule, scripts: Any = None) -> ExamplesReport:
 
 def default_script_runner() -> Any:
     """The script runner examples use: the real sandbox, with probes answered by the example."""
-    try:
-        from jouet_git.luau.rules import ExampleScripts  # type: ignore[import-not-found]
-    except ImportError:
-        return None
+    from jouet_git.luau.rules import ExampleScripts
+
     return ExampleScripts()

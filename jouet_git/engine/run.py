@@ -30,7 +30,7 @@ class LazyScripts:
 
     def run(self, rule: Any, call: Call, matched: list[int]) -> Any:
         if self._runner is None:
-            from jouet_git.luau.rules import HookScripts  # type: ignore[import-not-found]
+            from jouet_git.luau.rules import HookScripts
 
             self._runner = HookScripts(self.ruleset)
         return self._runner.run(rule, call, matched)

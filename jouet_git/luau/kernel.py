@@ -382,6 +382,79 @@ function K.readonly(v)
   return freeze(v, {})
 end
 
+-- Modules ----------------------------------------------------------------------------------
+-- Tables jouet gives scripts (the jouet module, the call): read-only like readonly(), plus
+-- `missing(key)` for a key the table lacks and `declared` does not list (jouet records it as a rule
+-- gap), and `call` for a module that is a function too (jouet.git(command)).
+function K.module(t, missing, call, declared)
+  local backing = BACKING[freeze(t, {})]
+  if type(missing) == "userdata" then missing = gate(missing) end
+  if type(call) == "userdata" then call = gate(call) end
+  local known = {}
+  if declared then
+    for i = 1, rawlen(declared) do known[rawget(declared, i)] = true end
+  end
+  local index = backing
+  if missing then
+    index = function(_, k)
+      local v = rawget(backing, k)
+      if v == nil and not known[k] then return missing(k) end
+      return v
+    end
+  end
+  local proxy = {}
+  setmetatable(proxy, {
+    __index = index, __newindex = ro_newindex, __len = ro_len, __pairs = ro_pairs,
+    __call = call and function(_, ...) return call(...) end or nil,
+    __metatable = LOCKED,
+  })
+  BACKING[proxy] = backing
+  return proxy
+end
+
+-- Tags name the tables jouet built (a call's commands, one command), so a helper given one back by
+-- a script knows which it is without reading anything the script could have made.
+local TAGS = setmetatable({}, { __mode = "k" })
+function K.tag(t, id)
+  TAGS[t] = id
+  return t
+end
+
+-- fn called with the tag of its argument at `position` in place of the argument (false when the
+-- argument is not a table jouet tagged).
+function K.by_tag(fn, position)
+  if type(fn) == "userdata" then fn = gate(fn) end
+  return function(...)
+    local args = { ... }
+    local n = select("#", ...)
+    local t = args[position]
+    args[position] = type(t) == "table" and TAGS[t] or false
+    return fn(t_unpack(args, 1, n > position and n or position))
+  end
+end
+
+-- fn called with a plain copy of the list of strings at `position` (read raw: a script's own table
+-- runs no metamethod), or an error naming `what`; with `optional`, nil there is passed on as nil.
+function K.with_strings(fn, position, what, optional)
+  if type(fn) == "userdata" then fn = gate(fn) end
+  return function(...)
+    local args = { ... }
+    local n = select("#", ...)
+    local t = args[position]
+    if t == nil and optional then return fn(...) end
+    if type(t) ~= "table" then error(what .. " must be a list of strings", 2) end
+    local b = BACKING[t] or t
+    local copy = {}
+    for i = 1, rawlen(b) do
+      local v = rawget(b, i)
+      if type(v) ~= "string" then error(what .. " must be a list of strings", 2) end
+      copy[i] = v
+    end
+    args[position] = copy
+    return fn(t_unpack(args, 1, n > position and n or position))
+  end
+end
+
 -- Results ----------------------------------------------------------------------------------
 
 -- Python converts the copy outside any budget: keep it to what a rule's answer needs.

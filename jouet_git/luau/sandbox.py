@@ -295,6 +295,30 @@ class Sandbox:
             return self.for_lua(value)
         return value
 
+    def module(self, value: dict[str, Any], missing: Callable[[str], Any] | None = None,
+               call: Any = None, declared: tuple[str, ...] = ()) -> Any:
+        """A read-only table like `readonly`, which calls `missing(key)` when a script reads a key it
+        lacks (and `declared` does not list), and can be called when `call` is given."""
+        table = self.lua.table_from(self._prepare(value), recursive=True)
+        known = self.lua.table_from(list(declared))
+        wrapped_missing = self.for_lua(missing) if missing is not None else None
+        if call is not None and self._lua_type(call) is None:
+            call = self.for_lua(call)
+        return self._kernel["module"](table, wrapped_missing, call, known)
+
+    def tag(self, table: Any, tag: int) -> Any:
+        """Mark a table jouet built, so `by_tag` helpers can tell it apart (see kernel.py)."""
+        return self._kernel["tag"](table, tag)
+
+    def by_tag(self, fn: Callable[..., Any], position: int) -> Any:
+        """A Lua function calling fn with the tag of the argument at `position` (1-based) instead."""
+        return self._kernel["by_tag"](self.for_lua(fn), position)
+
+    def with_strings(self, fn: Callable[..., Any], position: int, what: str, optional: bool = False) -> Any:
+        """A Lua function calling fn with the list of strings at `position` as a plain Lua table
+        (nil passed on when `optional`)."""
+        return self._kernel["with_strings"](self.for_lua(fn), position, what, optional)
+
     def paused(self) -> _Paused:
         """`with sb.paused():` around work done for the script (a probe) that is not its own."""
         return _Paused(self)

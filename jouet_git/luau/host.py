@@ -1,0 +1,434 @@
+"""Running script rules: translate (cached), load once, build the call and the `jouet` module, check.
+
+    host = ScriptHost()
+    outcome = host.run(rule, call, matched, probes)   # engine.decide.Outcome, or None
+
+One sandbox (one Lua VM) serves every script rule of a process. Each rule's file is translated from
+Luau once and cached by the hash of its source under $JOUET_CACHE_DIR/luau (a directory created 0700
+and not used if anyone else can write it), loaded once into globals of its own, and its `check`
+called with a read-only call table for every call its matchers matched.
+
+What a script can ask goes through the `jouet` module built here: the decisions (deny, warn, allow,
+rewrite), jouet.record, the helpers (jouet.git(command), gh, options, short_flag, has_command,
+unwrap, dirs, parse, contains, basename) and the probes, which a Probes (or, under `jouet rule
+test`, an ExampleProbes) answers. Reading a field of the module or of the call that does not exist
+records a rule gap (`jouet rule gap` lists them) and gives nil.
+
+A script that does not compile, throws, runs out of budget or returns something unexpected raises
+ScriptFailure here; the engine turns that into "said nothing, reported".
+
+On the hook path only when a script rule matched: it imports lupa, hashlib and the sandbox, never
+the translator unless a script is not in the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from jouet_git import cmdline
+from jouet_git.call import Call, Command
+from jouet_git.engine.decide import Outcome
+from jouet_git.luau.sandbox import Budget, Sandbox, ScriptError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from jouet_git.engine.model import Rule
+
+# Bump when the translation changes, so cached translations are made again.
+TRANSLATION_FORMAT = "1"
+HOOK_BUDGET = Budget(time=0.05, instructions=1_000_000)
+# `jouet rule test` runs examples on any machine, loaded or not: it allows a second of the script's work.
+EXAMPLE_BUDGET = Budget(time=1.0, instructions=1_000_000)
+KINDS = ("test", "lint", "build")
+
+CALL_FIELDS = ("event", "harness", "tool", "command", "path", "cwd", "session", "agent", "exit_code", "rewrite",
+               "commands", "input")
+COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
+                  "span", "words_at", "nested", "matched", "status", "text", "line", "background")
+MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
+                 "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
+                 "claims", "settings")
+
+_CONTAINS = """
+function(list, value)
+  if type(list) ~= "table" then error("jouet.contains: the first argument must be a list", 2) end
+  for _, v in ipairs(list) do
+    if v == value then return true end
+  end
+  return false
+end
+"""
+_BASENAME = """
+function(path)
+  if type(path) ~= "string" then error("jouet.basename: the argument must be a string", 2) end
+  local trimmed = path:gsub("/+$", "")
+  if trimmed == "" then return path:sub(1, 1) == "/" and "/" or "" end
+  return trimmed:match("([^/]*)$")
+end
+"""
+
+
+class ScriptFailure(Exception):
+    """A script rule that failed: it says nothing, and this says why (file:line: message)."""
+
+
+def _hash(data: bytes) -> str:
+    """BLAKE2b of DATA: the C module behind hashlib.blake2b loads in a fraction of hashlib's time."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python built without it
+        from hashlib import blake2b
+    return blake2b(data, digest_size=32).hexdigest()
+
+
+def lua_for(path: str) -> str:
+    """The Lua translation of the Luau script at PATH, from the cache when its source is there."""
+    from jouet_git import __version__, paths
+
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as error:
+        raise ScriptFailure(f"{path}: cannot read the script: {error.strerror}") from None
+    key = _hash(f"{__version__}|{TRANSLATION_FORMAT}|".encode() + source)
+    directory = paths.private_dir(os.path.join(paths.cache_dir(), "luau"))
+    cached = os.path.join(directory, f"{key}.lua") if directory else None
+    if cached is not None:
+        try:
+            with open(cached, encoding="utf-8") as f:
+                return f.read()
+        except OSError:
+            pass
+    from jouet_git.luau.translate import LuauSyntaxError, translate
+
+    try:
+        text = source.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScriptFailure(f"{path}: the script is not UTF-8 text") from None
+    try:
+        lua = translate(text, os.path.basename(path))
+    except LuauSyntaxError as error:
+        raise ScriptFailure(f"{path}:{error.line}:{error.column}: {error.detail}") from None
+    if cached is not None:
+        tmp = f"{cached}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(lua)
+            os.replace(tmp, cached)
+        except OSError:
+            pass
+    return lua
+
+
+class _Current:
+    """What the check running now may touch: its rule, its call, the commands it was given."""
+
+    __slots__ = ("call", "lists", "probes", "records", "rule")
+
+    def __init__(self, rule: Rule, call: Call, probes: Any) -> None:
+        self.rule = rule
+        self.call = call
+        self.probes = probes
+        self.records: list[dict[str, Any]] = []
+        # tag -> the Commands behind a list the script was given (call.commands, jouet.parse results).
+        self.lists: dict[int, list[Command]] = {}
+
+
+class ScriptHost:
+    """One sandbox for every script rule of a process."""
+
+    def __init__(self, budget: Budget = HOOK_BUDGET) -> None:
+        self.sb = Sandbox()
+        self.budget = budget
+        self._checks: dict[str, Any] = {}
+        self._failures: dict[str, str] = {}
+        self._current: _Current | None = None
+        self._next_tag = 0
+        self._tags: dict[int, Command | list[Command]] = {}
+        self._gaps: set[tuple[str, str]] = set()
+        self._shared = self._shared_modules()
+
+    # ------------------------------------------------------------------ the jouet module
+
+    def _now(self) -> _Current:
+        if self._current is None:
+            raise RuntimeError("jouet's helpers only work while a rule's check runs")
+        return self._current
+
+    def _gap(self, where: str) -> Any:
+        def missing(key: Any) -> None:
+            current = self._current
+            rule = current.rule.name if current else "?"
+            text = f"read {where}.{key}, which does not exist"
+            if (rule, text) not in self._gaps:
+                self._gaps.add((rule, text))
+                from jouet_git import journal
+
+                with contextlib.suppress(OSError):
+                    journal.append(journal.GAPS, {"text": text, "rule": rule, "by": "script"})
+            return None
+
+        return missing
+
+    def _probe(self, name: str) -> Any:
+        def probe(*args: Any) -> Any:
+            current = self._now()
+            with self.sb.paused():
+                return getattr(current.probes, name)(*args)
+
+        return probe
+
+    def _shared_modules(self) -> dict[str, Any]:
+        sb = self.sb
+        lua = sb.lua
+
+        def decision(action: str) -> Any:
+            def make(message: Any = None) -> dict[str, Any]:
+                if action != "allow" and not isinstance(message, str):
+                    raise TypeError(f"jouet.{action} takes the message to show, as a string")
+                return {"action": action, "message": message or ""}
+
+            return make
+
+        def rewrite(command: Any, message: Any) -> dict[str, Any]:
+            current = self._now()
+            if not isinstance(command, str) or not isinstance(message, str):
+                raise TypeError("jouet.rewrite takes the command to run instead and a message, both strings")
+            rule = current.rule
+            if not (rule.source == "builtin" and rule.mode == "deny" and current.call.rewrite):
+                raise ValueError("jouet.rewrite is only for a built-in deny-mode rule, when call.rewrite is true")
+            return {"action": "rewrite", "message": message, "command": command}
+
+        def record(kind: Any, tag: Any, scope: Any = None, selector: Any = None, dir: Any = None) -> None:
+            current = self._now()
+            if kind not in KINDS:
+                raise ValueError(f"jouet.record: kind must be test, lint or build, not {kind!r}")
+            command = self._tags.get(tag) if tag else None
+            if not isinstance(command, Command):
+                raise TypeError("jouet.record: pass one of call.commands as the command")
+            if scope not in (None, "full", "partial"):
+                raise ValueError("jouet.record: scope must be \"full\" or \"partial\"")
+            if command.status is None:
+                return None
+            current.records.append({
+                "kind": kind, "rule": current.rule.name, "ok": command.status == 0,
+                "exit_code": command.status, "scope": scope or "partial",
+                "selector": selector if isinstance(selector, str) else None,
+                "dir": dir if isinstance(dir, str) else None,
+                "shape": " ".join(command.argv[:2]), "harness": current.call.harness,
+            })
+            return None
+
+        def git_of(tag: Any) -> Any:
+            command = self._command(tag, "jouet.git")
+            if command.program != "git":
+                return None, []
+            i = cmdline.skip_global_options("git", command.argv, 1)
+            if i >= len(command.argv):
+                return None, []
+            return command.argv[i], command.argv[i + 1:]
+
+        def gh_of(tag: Any) -> Any:
+            command = self._command(tag, "jouet.gh")
+            if command.program != "gh":
+                return None
+            i = cmdline.skip_global_options("gh", command.argv, 1)
+            return command.argv[i:]
+
+        def dirs(tag: Any) -> Any:
+            commands = self._tags.get(tag) if tag else None
+            if not isinstance(commands, list):
+                raise TypeError("jouet.dirs: pass call.commands or what jouet.parse returned")
+            from jouet_git.shell import dirs as shell_dirs
+
+            return shell_dirs(commands)
+
+        def unwrap(words: Any) -> Any:
+            from jouet_git.shell import unwrap as shell_unwrap
+
+            argv, via = shell_unwrap(list(words.values()))
+            return argv, via
+
+        def options(args: Any) -> list[str]:
+            return cmdline.options_before_dashdash(list(args.values()))
+
+        def short_flag(arg: Any, letter: Any, value_letters: Any = "") -> bool:
+            if not isinstance(arg, str) or not isinstance(letter, str) or len(letter) != 1:
+                raise TypeError("jouet.short_flag takes an argument, a letter and optionally the value letters")
+            return cmdline.short_flag(arg, letter, value_letters if isinstance(value_letters, str) else "")
+
+        def has_command(*words: Any) -> bool:
+            from jouet_git.commands_index import has_command as known
+
+            return all(isinstance(w, str) for w in words) and known(*words)
+
+        def parse(script: Any, exit_code: Any = None) -> Any:
+            if not isinstance(script, str):
+                raise TypeError("jouet.parse takes a script, as a string")
+            if exit_code is not None and not isinstance(exit_code, int):
+                raise TypeError("jouet.parse: the exit code must be a number")
+            from jouet_git.shell import parse as shell_parse
+
+            return self._command_list(shell_parse(script, exit_code).commands, set())
+
+        scan_probe = self._probe("secrets_scan")
+        held_probe = self._probe("claims_held")
+
+        def secrets_scan(scope: Any = None, paths: Any = None) -> Any:
+            if scope is not None and not isinstance(scope, str):
+                raise TypeError("jouet.secrets.scan: the scope must be \"staged\", \"tracked\" or \"outgoing\"")
+            return scan_probe(scope, list(paths.values()) if paths is not None else None)
+
+        def claims_held(paths: Any) -> Any:
+            return held_probe(list(paths.values()))
+
+        def submodule(name: str, fields: dict[str, Any], call: Any = None) -> Any:
+            return sb.module(fields, self._gap(f"jouet.{name}"), call)
+
+        git = submodule("git", {"state": self._probe("git_state"), "tree": self._probe("git_tree"),
+                                "changed": self._probe("git_changed"), "ahead": self._probe("git_ahead")},
+                        sb.by_tag(git_of, 1))
+        return {
+            "deny": decision("deny"), "warn": decision("warn"), "allow": decision("allow"),
+            "rewrite": rewrite, "record": sb.by_tag(record, 2), "git": git, "gh": sb.by_tag(gh_of, 1),
+            "options": sb.with_strings(options, 1, "jouet.options: the arguments"),
+            "short_flag": short_flag, "has_command": has_command,
+            "unwrap": sb.with_strings(unwrap, 1, "jouet.unwrap: the words"),
+            "dirs": sb.by_tag(dirs, 1), "parse": parse,
+            "contains": lua.eval(_CONTAINS), "basename": lua.eval(_BASENAME),
+            "repo": self._probe("repo"), "env": self._probe("env"),
+            "file": submodule("file", {"contains": self._probe("file_contains")}),
+            "stack": submodule("stack", {"layer": self._probe("stack_layer")}),
+            "secrets": submodule("secrets", {"scan": sb.with_strings(secrets_scan, 2, "jouet.secrets.scan: the paths",
+                                                                      optional=True)}),
+            "claims": submodule("claims", {"held": sb.with_strings(claims_held, 1, "jouet.claims.held: the paths")}),
+        }
+
+    def _command(self, tag: Any, who: str) -> Command:
+        command = self._tags.get(tag) if tag else None
+        if not isinstance(command, Command):
+            raise TypeError(f"{who}: pass one of call.commands (or of jouet.parse(...))")
+        return command
+
+    def _module_for(self, rule: Rule) -> Any:
+        fields = dict(self._shared)
+        settings = rule.data.get("settings")
+        fields["settings"] = dict(settings) if isinstance(settings, dict) else {}
+        return self.sb.module(fields, self._gap("jouet"), None, MODULE_FIELDS)
+
+    # ------------------------------------------------------------------ the call table
+
+    def _new_tag(self, value: Command | list[Command]) -> int:
+        self._next_tag += 1
+        self._tags[self._next_tag] = value
+        return self._next_tag
+
+    def _command_table(self, command: Command, matched: bool) -> Any:
+        fields: dict[str, Any] = {
+            "words": command.words, "argv": command.argv, "program": command.program,
+            "heredocs": command.heredocs, "via": command.via, "op": command.op, "stdout_to": command.stdout_to,
+            "stdin_redirected": command.stdin_redirected, "env": command.env,
+            "span": list(command.span) if command.span is not None else None, "words_at": command.words_at,
+            "nested": command.nested, "matched": matched, "status": command.status, "text": command.text,
+            "line": command.line, "background": command.background,
+        }
+        table = self.sb.module({k: v for k, v in fields.items() if v is not None}, self._gap("command"),
+                               None, COMMAND_FIELDS)
+        return self.sb.tag(table, self._new_tag(command))
+
+    def _command_list(self, commands: list[Command], matched: set[int]) -> Any:
+        tables = [self._command_table(c, i in matched) for i, c in enumerate(commands)]
+        return self.sb.tag(self.sb.readonly(tables), self._new_tag(commands))
+
+    def _call_table(self, call: Call, matched: list[int]) -> Any:
+        fields: dict[str, Any] = {
+            "event": call.event, "harness": call.harness, "tool": call.tool, "command": call.command,
+            "path": call.path, "cwd": call.cwd, "session": call.session, "agent": call.agent,
+            "exit_code": call.exit_code, "rewrite": call.rewrite, "input": _plain(call.input),
+            "commands": self._command_list(call.commands, set(matched)),
+        }
+        return self.sb.module({k: v for k, v in fields.items() if v is not None}, self._gap("call"), None,
+                              CALL_FIELDS)
+
+    # ------------------------------------------------------------------ running
+
+    def check_for(self, rule: Rule) -> Any:
+        """The rule's check function, loading its script on first use."""
+        path = rule.script
+        assert path is not None
+        key = f"{rule.name}\0{path}"
+        if key in self._failures:
+            raise ScriptFailure(self._failures[key])
+        check = self._checks.get(key)
+        if check is not None:
+            return check
+        from lupa.lua54 import lua_type
+
+        try:
+            lua = lua_for(path)
+            env = self.sb.new_env({"jouet": self._module_for(rule)})
+            loaded = self.sb.load(lua, os.path.basename(path), env, self.budget)
+            check = loaded.get("check") if isinstance(loaded, dict) else None
+            if check is None or lua_type(check) != "function":
+                raise ScriptFailure(f"{path}: the script must return a table with a check function")
+        except ScriptError as error:
+            self._failures[key] = _where(path, error)
+            raise ScriptFailure(self._failures[key]) from None
+        except ScriptFailure as error:
+            self._failures[key] = str(error)
+            raise
+        self._checks[key] = check
+        return check
+
+    def run(self, rule: Rule, call: Call, matched: list[int], probes: Any) -> Outcome | None:
+        """What the rule's script says about CALL, before the rule's mode applies."""
+        check = self.check_for(rule)
+        self._current = _Current(rule, call, probes)
+        self._tags = {}
+        try:
+            begin = getattr(probes, "begin_check", None)
+            if begin is not None:
+                begin()
+            table = self._call_table(call, matched)
+            result = self.sb.call(check, table, budget=self.budget)
+        except ScriptError as error:
+            raise ScriptFailure(_where(rule.script or rule.name, error)) from None
+        finally:
+            records = self._current.records
+            self._current = None
+            self._tags = {}
+        return _outcome(rule, result, records)
+
+
+def _where(path: str, error: ScriptError) -> str:
+    line = f":{error.line}" if error.line else ""
+    return f"{path}{line}: {error.message}"
+
+
+def _plain(value: Any) -> Any:
+    """Tool input as plain data (JSON values) for the call table."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_plain(v) for v in value if v is not None]
+    return value
+
+
+def _outcome(rule: Rule, result: Any, records: list[dict[str, Any]]) -> Outcome | None:
+    if result is None:
+        return Outcome(None, records=records) if records else None
+    if not isinstance(result, dict) or result.get("action") not in ("deny", "warn", "allow", "rewrite"):
+        shown = repr(result)[:80]
+        raise ScriptFailure(f"{rule.script}: check returned {shown}; return jouet.deny(message), "
+                            "jouet.warn(message), jouet.allow() or nil")
+    action = result["action"]
+    message = result.get("message")
+    if action != "allow" and (not isinstance(message, str) or not message.strip()):
+        raise ScriptFailure(f"{rule.script}: check returned a {action} without a message")
+    command = result.get("command") if action == "rewrite" else None
+    if action == "rewrite" and not isinstance(command, str):
+        raise ScriptFailure(f"{rule.script}: check returned a rewrite without a command")
+    return Outcome(action, message or "", command, records)

@@ -1,0 +1,82 @@
+"""The script runners the engine uses: in hooks, with real probes; under `jouet rule test`, with
+probes that answer only what each example says."""
+
+from __future__ import annotations
+
+from jouet_git.call import Call
+from jouet_git.engine.decide import Outcome
+from jouet_git.luau.host import EXAMPLE_BUDGET, ScriptHost
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from jouet_git.engine.model import Rule
+    from jouet_git.engine.ruleset import RuleSet
+
+
+class _LazyProbes:
+    """Real probes for one call, made on the first question (most scripts ask none)."""
+
+    __slots__ = ("_call", "_probes")
+
+    def __init__(self, call: Call) -> None:
+        self._call = call
+        self._probes: Any = None
+
+    def begin_check(self) -> None:
+        if self._probes is not None:
+            self._probes.begin_check()
+
+    def __getattr__(self, name: str) -> Any:
+        if self._probes is None:
+            from jouet_git.probes.core import Probes
+
+            self._probes = Probes(self._call.cwd, self._call)
+        return getattr(self._probes, name)
+
+
+class HookScripts:
+    """Runs script rules for hook calls: one VM, and real probes shared by the rules of one call."""
+
+    def __init__(self, ruleset: RuleSet | None = None) -> None:
+        self.host = ScriptHost()
+        self._call: Call | None = None
+        self._probes: Any = None
+
+    def probes_for(self, call: Call) -> Any:
+        if call is not self._call:
+            self._call = call
+            self._probes = _LazyProbes(call)
+        return self._probes
+
+    def run(self, rule: Rule, call: Call, matched: list[int]) -> Outcome | None:
+        return self.host.run(rule, call, matched, self.probes_for(call))
+
+
+class _ExampleRunner:
+    __slots__ = ("example", "host")
+
+    def __init__(self, host: ScriptHost, example: Any) -> None:
+        self.host = host
+        self.example = example
+
+    def run(self, rule: Rule, call: Call, matched: list[int]) -> Outcome | None:
+        from jouet_git.probes.examples import ExampleProbes
+
+        item = self.example if isinstance(self.example, dict) else {"command": self.example}
+        return self.host.run(rule, call, matched, ExampleProbes(item, call.cwd))
+
+
+class ExampleScripts:
+    """Runs script rules for examples: one VM per process, probes answered by the example."""
+
+    _host: ScriptHost | None = None
+
+    def __init__(self) -> None:
+        if ExampleScripts._host is None:
+            ExampleScripts._host = ScriptHost(EXAMPLE_BUDGET)
+        self.host = ExampleScripts._host
+
+    def for_example(self, example: Any) -> _ExampleRunner:
+        return _ExampleRunner(self.host, example)

@@ -76,3 +76,21 @@ def held(paths: list[str], cwd: str, now: float | None = None) -> list[dict[str,
                     "machine": claim.machine,
                 })
     return found
+
+
+def any_live(cwd: str, now: float | None = None) -> bool:
+    """Whether any session (of this machine or, as last synced, another) holds a live claim in the
+    repository around CWD. Cheap: one stat, and one small read when a store exists."""
+    repo = repo_mod.find(os.path.abspath(cwd))
+    if repo is None:
+        return False
+    path = store_path(repo.common_dir)
+    if not os.path.exists(path):
+        return False
+    try:
+        store = read(path)
+    except StoreError:
+        return False
+    moment = time.time() if now is None else now
+    return any(c.lapsed(moment) is None for c in store.claims) or any(
+        c.lapsed(moment, local=False) is None for c in store.remote_claims)

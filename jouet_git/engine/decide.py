@@ -124,6 +124,13 @@ def requires_found(files: tuple[str, ...], cwd: str) -> bool:
         directory = parent
 
 
+def claims_found(cwd: str) -> bool:
+    """Whether any session holds a live claim in the repository around CWD (no git process)."""
+    from jouet_git.claims.probe import any_live
+
+    return any_live(cwd)
+
+
 def evaluate(rule: Rule, call: Call, ctx: Context, scripts: ScriptRunner | None) -> Outcome | None:
     """What RULE says about CALL before its mode applies (examples check exactly this)."""
     hits = rule_matches(rule, call, ctx)
@@ -150,6 +157,8 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
         if rule.source != ENFORCED and (rule.name in disabled or "all" in disabled):
             continue
         if rule.requires and not requires_found(rule.requires, call.cwd):
+            continue
+        if rule.requires_claims and not claims_found(call.cwd):
             continue
         try:
             outcome = evaluate(rule, call, ctx, scripts)

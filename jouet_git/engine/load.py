@@ -190,13 +190,19 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
         data["needs"] = list(needs)
     requires = table.get("requires")
     if requires is not None:
-        if not isinstance(requires, dict) or set(requires) - {"files"}:
-            raise RuleError("`requires` must be a table such as { files = [\"pitchfork.toml\"] }",
-                            line("requires"), name)
-        files = requires.get("files")
-        if not (isinstance(files, list) and files and all(isinstance(f, str) and f for f in files)):
-            raise RuleError("`requires.files` must be a non-empty list of file names", line("requires"), name)
-        data["requires"] = {"files": list(files)}
+        if not isinstance(requires, dict) or not requires or set(requires) - {"files", "claims"}:
+            raise RuleError("`requires` must be a table such as { files = [\"pitchfork.toml\"] } or "
+                            "{ claims = true }", line("requires"), name)
+        data["requires"] = {}
+        if "files" in requires:
+            files = requires["files"]
+            if not (isinstance(files, list) and files and all(isinstance(f, str) and f for f in files)):
+                raise RuleError("`requires.files` must be a non-empty list of file names", line("requires"), name)
+            data["requires"]["files"] = list(files)
+        if "claims" in requires:
+            if requires["claims"] is not True:
+                raise RuleError("`requires.claims` can only be true", line("requires"), name)
+            data["requires"]["claims"] = True
     on = string("on")
     if on is not None:
         if on not in keys.EVENTS:

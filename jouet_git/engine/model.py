@@ -100,7 +100,7 @@ class Rule:
 
     __slots__ = (
         "author", "created", "data", "error", "examples", "file", "line", "matchers", "message",
-        "mode", "name", "needs", "on", "only_warns", "primer", "requires", "scope", "script",
+        "mode", "name", "needs", "on", "only_warns", "primer", "requires", "requires_claims", "scope", "script",
         "source", "source_label", "state", "state_detail", "suggest", "why",
     )
 
@@ -122,6 +122,8 @@ class Rule:
         self.needs: tuple[str, ...] = tuple(data.get("needs") or ())
         requires = data.get("requires") or {}
         self.requires: tuple[str, ...] = tuple(requires.get("files") or ())
+        # Runs only where some session holds a live claim in the repository (a jouet extension).
+        self.requires_claims: bool = requires.get("claims") is True
         self.matchers = [Matcher(m) for m in data.get("match") or ()]
         self.examples: dict[str, list[Any]] = data.get("examples") or {}
         self.script: str | None = data.get("script_path")

@@ -85,10 +85,12 @@ def schema() -> dict[str, Any]:
         "suggest": {**_STR, "description": "A command to run instead."},
         "needs": {"type": "array", "items": _STR, "minItems": 1,
                   "description": "The jouet command the advice names."},
-        "requires": {"type": "object", "properties": {"files": {"type": "array", "items": _STR,
-                                                                "minItems": 1}},
-                     "required": ["files"], "additionalProperties": False,
-                     "description": "Project files the rule is about."},
+        "requires": {"type": "object", "minProperties": 1, "additionalProperties": False,
+                     "properties": {"files": {"type": "array", "items": _STR, "minItems": 1},
+                                    "claims": {"const": True}},
+                     "description": "Project files the rule is about, or claims = true: the rule runs only "
+                                    "where they are (in the call's directory or above), or where some "
+                                    "session holds a claim."},
         "match": {"oneOf": [{"$ref": "#/definitions/match"},
                             {"type": "array", "items": {"$ref": "#/definitions/match"}, "minItems": 1}]},
         "examples": {"type": "object", "properties": {

@@ -65,6 +65,11 @@ def _run(event: str, rest: list[str], framework: bool) -> int:
             return 1
         stdin = sys.stdin.read()
         calls = [ref.call for ref in git_events.pre_push_calls(rest[0], rest[1], stdin, cwd)]
+    # The agent session making the commit or push, when its shell exported one (jouet's session-start
+    # hook does): the claims rule tells its own claims from other sessions'.
+    session = os.environ.get("JOUET_SESSION_ID") or None
+    for call in calls:
+        call.session = session
     return check_calls(calls)
 
 

@@ -98,7 +98,12 @@ class ExampleProbes:
         from jouet_git.probes.checks import changed_scope
 
         changed_scope(scope)
-        return None, _unanswered("jouet.git.changed()")
+        git = self._git()
+        files = git.get("files") if git is not None else None
+        if not isinstance(files, list):
+            return None, "examples answer jouet.git.changed() only through `git = { files = [...] }`"
+        # Paths as the real probe gives them: absolute, from the example's directory.
+        return [f if os.path.isabs(f) else os.path.join(self.cwd, f) for f in files if isinstance(f, str)], None
 
     # -- the repository, files, environment -------------------------------------------------------
 

@@ -51,23 +51,38 @@ def missing_examples(rule: Rule) -> str:
     return ""
 
 
-def build(root: str | None, extra_sources: list[srcmod.Source] | None = None) -> tuple[RuleSet, list[str]]:
-    """The rule set for a work tree at ROOT (None outside one), and every path the build read."""
+def build(root: str | None, extra_sources: list[srcmod.Source] | None = None,
+          trusted_repo: bool = False) -> tuple[RuleSet, list[str]]:
+    """The rule set for a work tree at ROOT (None outside one), and every path the build read.
+
+    TRUSTED_REPO builds the repository's rules as if trusted: what `jouet trust` shows before it asks.
+    """
     doc, problems = read_config()
     rules_cfg = doc.get("rules", {}) if isinstance(doc.get("rules", {}), dict) else {}
     disable = [n for n in rules_cfg.get("disable", []) if isinstance(n, str)] \
         if isinstance(rules_cfg.get("disable", []), list) else []
     network = rules_cfg.get("network", False) is True
-    sources = srcmod.all_sources(root, extra_sources)
+    sources = srcmod.all_sources(root, extra_sources, trusted_repo)
     deps: list[str] = [paths.config_file(), paths.config_dir(), paths.system_dir()]
+    if root is not None:
+        deps.append(os.path.join(root, ".jouet"))
     rules: list[Rule] = []
     taken: dict[str, Rule] = {}
     for source in sources:
         deps.append(source.directory)
         deps.extend(_tree(source.directory))
+        deps.extend(source.deps)
+        if source.problem:
+            problems.append(source.problem)
         for file in source.files:
             for rule in load_file(file, source.kind, source.label, source.prefix):
+                if source.settings is not None:
+                    # Examples run with the plugin's defaults; the rule then runs with the settings in force.
+                    rule.data["settings"] = dict(source.default_settings or {})
                 _settle(rule, source, taken, disable)
+                if source.settings is not None:
+                    rule.data["settings"] = dict(source.settings)
+                    rule.data["default_settings"] = dict(source.default_settings or {})
                 rules.append(rule)
     ruleset = RuleSet(rules, disable, network, problems, srcmod.describe(sources), root)
     return ruleset, deps

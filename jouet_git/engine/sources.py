@@ -1,8 +1,9 @@
 """Where rules come from: built in, enforced (the system directory), yours, plugins, repositories.
 
 Each source is a directory of `*.toml` rule files with a label that `jouet rule list` shows in its
-scope column, and a verdict on whether it runs. Plugins and trusted repository rules plug in here
-through `extra_sources`, which the trust and plugin code provides.
+scope column, and a verdict on whether it runs. Plugins come from jouet_git/plugin/sources.py; a
+repository's rules run only while jouet_git/trust/state.py finds its `.jouet/` content trusted.
+`extra_sources` lets a caller add sources of its own after yours.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ from jouet_git.engine.model import BUILTIN, ENFORCED, REPO, USER
 class Source:
     """A directory of rule files and whether its rules run."""
 
-    __slots__ = ("detail", "directory", "files", "kind", "label", "prefix", "runs")
+    __slots__ = ("default_settings", "deps", "detail", "directory", "files", "kind", "label", "prefix", "problem",
+                 "runs", "settings")
 
     def __init__(self, kind: str, label: str, directory: str, runs: bool = True, detail: str = "",
-                 prefix: str = "") -> None:
+                 prefix: str = "", *, settings: dict[str, Any] | None = None,
+                 default_settings: dict[str, Any] | None = None, deps: list[str] | None = None,
+                 problem: str = "") -> None:
         self.kind = kind
         self.label = label
         self.directory = directory
@@ -31,6 +35,14 @@ class Source:
         # Plugin rules are named PLUGIN/NAME.
         self.prefix = prefix
         self.files = rule_files(directory)
+        # A plugin's settings, given to each of its rules as data["settings"]; its rules' examples run
+        # with the plugin's own defaults.
+        self.settings = settings
+        self.default_settings = default_settings
+        # More paths a cached rule set must re-check (trust records, plugin folders, pin files).
+        self.deps = deps or []
+        # Something `jouet rule list` should report about the source as a whole.
+        self.problem = problem
 
     def __repr__(self) -> str:
         return f"Source({self.label}, {self.directory}, runs={self.runs})"
@@ -82,23 +94,56 @@ def repo_rules_dir(root: str) -> str:
     return os.path.join(root, ".jouet", "rules")
 
 
-def repository(root: str | None) -> Source | None:
-    """A repository's own rules. They run only once trusted (see jouet_git/trust.py)."""
+def repository(root: str | None, assume_trusted: bool = False) -> Source | None:
+    """A repository's own rules: they run only while its `.jouet/` matches what `jouet trust` recorded.
+
+    ASSUME_TRUSTED builds the rules as if trusted, for `jouet trust` to show what trusting would run
+    (never for content it refuses, such as a symbolic link out of `.jouet/`).
+    """
     if root is None:
         return None
-    directory = repo_rules_dir(root)
-    if not os.path.isdir(directory):
+    from jouet_git.trust.state import jouet_dir, repo_state
+    from jouet_git.trust.store import store_path
+
+    state = repo_state(root)
+    if state is None:
         return None
-    return Source(REPO, "repo:untrusted", directory, runs=False,
-                  detail="repository rules run only once you trust them with `jouet trust`")
+    base = jouet_dir(root)
+    deps = [store_path(), base, *_below(base)]
+    directory = repo_rules_dir(root)
+    if assume_trusted and not state.content.refused:
+        source = Source(REPO, "repo:trusted", directory, deps=deps)
+    else:
+        source = Source(REPO, state.label, directory, runs=state.runs, detail=state.detail(), deps=deps)
+    # Never read a rule file through a link that leaves .jouet/ (or through .jouet/ being a link),
+    # not even to list it.
+    real_base = os.path.join(os.path.realpath(root), ".jouet")
+    source.files = [f for f in source.files if os.path.realpath(f).startswith(real_base + os.sep)]
+    return source
 
 
-def all_sources(root: str | None, extra: list[Source] | None = None) -> list[Source]:
-    """Every source in load order: built in, enforced, yours, plugins, this repository's."""
-    out = [builtin(), enforced(), user()]
+def _below(directory: str) -> list[str]:
+    out: list[str] = []
+    for base, dirs, files in os.walk(directory):
+        out.extend(os.path.join(base, d) for d in dirs)
+        out.extend(os.path.join(base, f) for f in files)
+    return out
+
+
+def all_sources(root: str | None, extra: list[Source] | None = None, trusted_repo: bool = False) -> list[Source]:
+    """Every source in load order: built in, enforced (rules, then the system's plugins), yours, extra,
+    your plugins, and this repository's plugins and rules (its plugins only while it is trusted)."""
+    from jouet_git.plugin import sources as plugins
+
+    out = [builtin(), enforced(), *plugins.system(), user()]
     out.extend(extra or [])
-    repo = repository(root)
-    if repo is not None:
+    out.extend(plugins.user())
+    repo = repository(root, trusted_repo)
+    if repo is not None and root is not None:
+        if repo.runs:
+            from jouet_git.trust.store import repo_key
+
+            out.extend(plugins.repository(root, repo_key(root)))
         out.append(repo)
     return out
 

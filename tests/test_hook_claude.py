@@ -70,7 +70,7 @@ def test_a_deny_of_a_call_that_only_runs_jouet_becomes_a_warning(tmp_path: Path)
         '[rule.match]\ncommand = "jouet"\n[rule.examples]\nfires = ["jouet rule list"]\nquiet = ["ls"]\n'
     )
     repo = make_repo(tmp_path / "r")
-    out = json.loads(hook("pre", claude_payload("jouet setup claude --uninstall", repo), repo).stdout)
+    out = json.loads(hook("pre", claude_payload("jouet rule test --all", repo), repo).stdout)
     assert "permissionDecision" not in out["hookSpecificOutput"]
     assert "[jouet rule: no-jouet]" in out["hookSpecificOutput"]["additionalContext"]
     denied = json.loads(hook("pre", claude_payload("jouet rule list; rm -rf x", repo), repo).stdout)

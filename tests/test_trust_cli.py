@@ -305,11 +305,12 @@ def test_a_repository_rule_cannot_lock_you_out_of_revoking(tmp_path: Path) -> No
                    "You may not change trust.")
     work = clone(upstream(tmp_path / "up", {".jouet/rules/lockout.toml": lockout}), tmp_path / "work")
     run_jouet("trust", "--yes", cwd=work, check=True)
-    decision = json.loads(run_jouet("check", "--json", "jouet trust --revoke", cwd=work).stdout)
+    # (jouet's own trust rule denies an agent's `jouet trust --revoke`; --show it leaves alone)
+    decision = json.loads(run_jouet("check", "--json", "jouet trust --show", cwd=work).stdout)
     assert decision["decision"] == "warn" and decision["deny"] is None
     assert decision["warnings"][0]["rule"] == "no-trust"
     # A command that does more than run jouet is denied as the rule says.
-    assert denied(work, "jouet trust --revoke && rm -rf .") == "no-trust"
+    assert denied(work, "jouet trust --show && rm -rf .") == "no-trust"
 
 
 def test_a_change_that_leaves_no_rule_is_still_reported(tmp_path: Path) -> None:

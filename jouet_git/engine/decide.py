@@ -2,7 +2,8 @@
 
 Built-in rules run first and the first denial wins; warnings are gathered; the rule's mode applies
 after the match (a warn-mode rule's denial is a warning); a denial of a call that only runs jouet
-becomes a warning, so no rule can lock a person out of fixing it; a rewrite stands only when no
+becomes a warning (for every rule but jouet's own), so no rule can lock a person out of fixing it;
+a rewrite stands only when no
 rule denies. A rule that throws says nothing and is reported in `errors`.
 """
 
@@ -136,6 +137,11 @@ def evaluate(rule: Rule, call: Call, ctx: Context, scripts: ScriptRunner | None)
     hits = rule_matches(rule, call, ctx)
     if hits is None:
         return None
+    return _outcome(rule, call, hits, scripts)
+
+
+def _outcome(rule: Rule, call: Call, hits: list[int], scripts: ScriptRunner | None) -> Outcome | None:
+    """What a rule whose matchers matched CALL says: its message, or what its script decides."""
     if rule.script is None:
         message = rule.message or ""
         if rule.suggest:
@@ -156,12 +162,13 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
             continue
         if rule.source != ENFORCED and (rule.name in disabled or "all" in disabled):
             continue
-        if rule.requires and not requires_found(rule.requires, call.cwd):
-            continue
-        if rule.requires_claims and not claims_found(call.cwd):
-            continue
         try:
-            outcome = evaluate(rule, call, ctx, scripts)
+            hits = rule_matches(rule, call, ctx)
+            # Matching is cheap; what `requires` asks of the filesystem is checked only for a match.
+            if hits is None or (rule.requires and not requires_found(rule.requires, call.cwd)) or (
+                    rule.requires_claims and not claims_found(call.cwd)):
+                continue
+            outcome = _outcome(rule, call, hits, scripts)
         except Exception as error:  # a rule that throws says nothing, and is reported
             decision.errors.append((rule.name, f"{type(error).__name__}: {error}"))
             continue
@@ -182,7 +189,9 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
             continue
         if action == DENY and (rule.mode == WARN or rule.only_warns or call.event == POST_TOOL_USE):
             action = WARN
-        if action == DENY:
+        if action == DENY and rule.source != BUILTIN:
+            # No locking out: a rule from anywhere but jouet itself cannot stop a person running jouet
+            # to look at or fix their rules. (Built-in rules are part of jouet and are tested with it.)
             if jouet_only is None:
                 jouet_only = only_runs_jouet(call)
             if jouet_only:

@@ -164,7 +164,9 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
     if scope is not None:
         if scope not in keys.SCOPES:
             raise RuleError(f"`scope` must be one of {_expected(keys.SCOPES)}, not {scope!r}", line("scope"), name)
-        allowed = {source} | ({REPO} if source in (PLUGIN, ENFORCED) else set())
+        # A plugin's file may also say repo; the system's plugins load as enforced, and say plugin.
+        allowed = {source} | ({REPO} if source in (PLUGIN, ENFORCED) else set()) | (
+            {PLUGIN} if source == ENFORCED else set())
         if scope not in allowed:
             raise RuleError(
                 f"`scope = \"{scope}\"` does not match where the file lives ({source}): "

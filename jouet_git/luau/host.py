@@ -24,6 +24,7 @@ the translator unless a script is not in the cache.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 
 from jouet_git import cmdline
@@ -140,9 +141,12 @@ class _Current:
 class ScriptHost:
     """One sandbox for every script rule of a process."""
 
-    def __init__(self, budget: Budget = HOOK_BUDGET) -> None:
+    def __init__(self, budget: Budget = HOOK_BUDGET, examples: bool = False) -> None:
         self.sb = Sandbox()
         self.budget = budget
+        # Examples run with a plugin's own default settings, so a person narrowing them does not break
+        # the plugin's examples; hooks run with the settings in force.
+        self.examples = examples
         self._checks: dict[str, Any] = {}
         self._failures: dict[str, str] = {}
         self._current: _Current | None = None
@@ -277,10 +281,12 @@ class ScriptHost:
         scan_probe = self._probe("secrets_scan")
         held_probe = self._probe("claims_held")
 
-        def secrets_scan(scope: Any = None, paths: Any = None) -> Any:
+        def secrets_scan(scope: Any = None, paths: Any = None, dir: Any = None) -> Any:
             if scope is not None and not isinstance(scope, str):
                 raise TypeError("jouet.secrets.scan: the scope must be \"staged\", \"tracked\" or \"outgoing\"")
-            return scan_probe(scope, list(paths.values()) if paths is not None else None)
+            if dir is not None and not isinstance(dir, str):
+                raise TypeError("jouet.secrets.scan: dir must be a string (a path, as jouet.dirs gives it)")
+            return scan_probe(scope, list(paths.values()) if paths is not None else None, dir)
 
         def claims_held(paths: Any) -> Any:
             return held_probe(list(paths.values()))
@@ -313,10 +319,15 @@ class ScriptHost:
             raise TypeError(f"{who}: pass one of call.commands (or of jouet.parse(...))")
         return command
 
-    def _module_for(self, rule: Rule) -> Any:
+    def _settings(self, rule: Rule) -> dict[str, Any]:
+        settings = rule.data.get("default_settings") if self.examples else None
+        if not isinstance(settings, dict):
+            settings = rule.data.get("settings")
+        return dict(settings) if isinstance(settings, dict) else {}
+
+    def _module_for(self, rule: Rule, settings: dict[str, Any]) -> Any:
         fields = dict(self._shared)
-        settings = rule.data.get("settings")
-        fields["settings"] = dict(settings) if isinstance(settings, dict) else {}
+        fields["settings"] = settings
         return self.sb.module(fields, self._gap("jouet"), None, MODULE_FIELDS)
 
     # ------------------------------------------------------------------ the call table
@@ -359,7 +370,8 @@ class ScriptHost:
         """The rule's check function, loading its script on first use."""
         path = rule.script
         assert path is not None
-        key = f"{rule.name}\0{path}"
+        settings = self._settings(rule)
+        key = f"{rule.name}\0{path}\0{json.dumps(settings, sort_keys=True, default=str)}"
         if key in self._failures:
             raise ScriptFailure(self._failures[key])
         check = self._checks.get(key)
@@ -369,7 +381,7 @@ class ScriptHost:
 
         try:
             lua = lua_for(path)
-            env = self.sb.new_env({"jouet": self._module_for(rule)})
+            env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
             loaded = self.sb.load(lua, os.path.basename(path), env, self.budget)
             check = loaded.get("check") if isinstance(loaded, dict) else None
             if check is None or lua_type(check) != "function":

@@ -75,7 +75,7 @@ class ExampleScripts:
 
     def __init__(self) -> None:
         if ExampleScripts._host is None:
-            ExampleScripts._host = ScriptHost(EXAMPLE_BUDGET)
+            ExampleScripts._host = ScriptHost(EXAMPLE_BUDGET, examples=True)
         self.host = ExampleScripts._host
 
     def for_example(self, example: Any) -> _ExampleRunner:

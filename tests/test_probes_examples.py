@@ -58,10 +58,18 @@ def test_without_the_git_key_git_probes_have_no_answer() -> None:
         assert reason.startswith("examples answer git probes only through the `git` key")
 
 
-@pytest.mark.parametrize(("probe", "args"), [("git_tree", ()), ("git_changed", ()), ("repo", ())])
+@pytest.mark.parametrize(("probe", "args"), [("git_tree", ()), ("repo", ())])
 def test_probes_no_key_answers(probe: str, args: tuple[Any, ...]) -> None:
     value, reason = ask({"git": {"dirty": True}}, probe, *args)
     assert value is None and reason is not None and "no example key answers" in reason
+
+
+def test_git_changed_answers_from_the_git_files_key() -> None:
+    value, reason = ask({"git": {"dirty": True}}, "git_changed")
+    assert value is None and reason is not None and "git = { files = [...] }" in reason
+    value, reason = ask({"git": {"files": ["src/a.py", "/abs/b.py"]}}, "git_changed", "tracked")
+    assert reason is None
+    assert value[1] == "/abs/b.py" and value[0].endswith("/src/a.py") and value[0].startswith("/")
 
 
 def test_arguments_are_checked_as_for_real() -> None:

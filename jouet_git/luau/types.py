@@ -74,6 +74,12 @@ export type JouetGitState = {
 \tchanged: number,
 \tuntracked: number,
 \tconflicted: number,
+\t-- Present only when not zero: changed files with staged changes, with changes not staged
+\t-- (deletions too), ignored files (an ignored directory counts once), and stash entries.
+\tstaged: number?,
+\tunstaged: number?,
+\tignored: number?,
+\tstashes: number?,
 }
 
 export type JouetRepo = {
@@ -126,6 +132,9 @@ declare jouet: {
 \t\tstate: (dir: string?) -> (JouetGitState?, string?),
 \t\ttree: (dir: string?) -> (string?, string?),
 \t\tchanged: (scope: ("staged" | "tracked")?) -> ({string}?, string?),
+\t\t-- branch: a local branch, a full ref (refs/remotes/origin/x), refs under a prefix
+\t\t-- (refs/remotes/origin/*) or a stash entry (stash@{1}); of: a revision, or "*" for every
+\t\t-- branch, remote-tracking branch and tag but those, which counts what deleting them would lose.
 \t\tahead: (branch: string, of: string, dir: string?) -> (number?, string?),
 \t},
 \tgh: (command: JouetCommand) -> {string}?,
@@ -146,7 +155,9 @@ declare jouet: {
 \t\tlayer: () -> (JouetStackLayer?, string?),
 \t},
 \tsecrets: {
-\t\tscan: (scope: ("staged" | "tracked" | "outgoing")?, paths: {string}?) -> ({JouetSecretFinding}?, string?),
+\t\t-- dir: where the commit or push runs (jouet.dirs); paths are read from there.
+\t\tscan: (scope: ("staged" | "tracked" | "outgoing")?, paths: {string}?, dir: string?)
+\t\t\t-> ({JouetSecretFinding}?, string?),
 \t},
 \tclaims: {
 \t\theld: (paths: {string}) -> ({JouetClaim}?, string?),

@@ -301,13 +301,23 @@ class Probes:
 
         return self._answer(("stack.layer", repo.root), compute)
 
-    def secrets_scan(self, scope: str | None = None, paths: list[str] | None = None) -> Answer:
-        """What gitleaks' rules find in the lines a commit or push would add (never the secret)."""
+    def secrets_scan(self, scope: str | None = None, paths: list[str] | None = None,
+                     dir: str | None = None) -> Answer:
+        """What gitleaks' rules find in the lines a commit or push would add (never the secret).
+
+        DIR (from the call's directory, or under ~) is where the commit or push runs, for a command
+        after a `cd` or with `git -C`; PATHS are then read from there, as git reads pathspecs.
+        """
         from jouet_git.probes.checks import path_list, secrets_scope
 
         scope = secrets_scope(scope)
         wanted = None if paths is None else path_list(paths)
-        key = ("secrets.scan", scope, None if wanted is None else tuple(wanted))
+        if dir is not None and not isinstance(dir, str):
+            raise ProbeError(f"dir must be a string, not {type(dir).__name__}")
+        where = self.cwd if not dir else self.resolve(dir)
+        if not os.path.isdir(where):
+            return None, f"no such directory: {where}"
+        key = ("secrets.scan", scope, None if wanted is None else tuple(wanted), where)
         if key in self._cache:
             return self._cache[key]
         now = time.monotonic()
@@ -322,9 +332,9 @@ class Probes:
         before = proc.COUNTS.get("git", 0)
         try:
             if pushed is None:
-                answer = secrets.scan(self.cwd, scope, wanted, deadline=self._secrets_deadline)
+                answer = secrets.scan(where, scope, wanted, deadline=self._secrets_deadline)
             else:
-                answer = secrets.scan(self.cwd, scope, wanted, deadline=self._secrets_deadline, range=pushed)
+                answer = secrets.scan(where, scope, wanted, deadline=self._secrets_deadline, range=pushed)
         finally:
             self.git_processes += proc.COUNTS.get("git", 0) - before
         findings, reason = answer

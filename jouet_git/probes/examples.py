@@ -3,8 +3,12 @@
 Examples must give the same answer on every machine, so nothing here reads the repository, the
 filesystem or the environment. An example answers a probe through one of its keys:
 
-    git      jouet.git.state() (dirty, false if omitted; branch, detached if omitted) and
-             jouet.git.ahead() (its `ahead`, whatever branch is asked about)
+    git      jouet.git.state() (dirty, false if omitted; branch, detached if omitted; the counts
+             staged, unstaged, ignored and stashes, left out when omitted or zero),
+             jouet.git.ahead() (its `ahead`, whatever branch is asked about; or a table of
+             counts by the `of` asked about, such as { "origin/main" = 3, "*" = 0 }) and
+             jouet.git.changed() (its `files`: one list for every scope, or a table of lists
+             by scope, { staged = [...], tracked = [...] }, where a scope left out has none)
     claims   jouet.claims.held(): each claim's pattern and session, optionally worktree
              ("/elsewhere" if omitted), branch and note
     stack    jouet.stack.layer(): branch, parent, parent_merged, trunk ("main" if omitted)
@@ -74,6 +78,11 @@ class ExampleProbes:
         if not dirty:
             changed = untracked = conflicted = 0
         state.update(changed=changed, untracked=untracked, conflicted=conflicted, dirty=dirty)
+        # Counts the real probe gives only when they are not zero; staged and unstaged need changes.
+        for key in ("staged", "unstaged", "ignored", "stashes"):
+            count = _count(git.get(key))
+            if count and (dirty or key in ("ignored", "stashes")):
+                state[key] = count
         return state, None
 
     def git_ahead(self, branch: str, of: str, dir: str | None = None) -> Answer:
@@ -86,6 +95,11 @@ class ExampleProbes:
         if git is None:
             return None, _no_key("git", "jouet.git.ahead()")
         ahead = git.get("ahead")
+        if isinstance(ahead, dict):
+            # Counts by the `of` asked about, so one example can answer two questions differently.
+            if of not in ahead:
+                return None, f"the example's `git.ahead` gives no count for {of!r}, so jouet.git.ahead() has none"
+            ahead = ahead[of]
         if isinstance(ahead, bool) or not isinstance(ahead, int):
             return None, "the example's `git` gives no `ahead`, so jouet.git.ahead() has no answer"
         return ahead, None
@@ -97,9 +111,11 @@ class ExampleProbes:
     def git_changed(self, scope: str = "staged") -> Answer:
         from jouet_git.probes.checks import changed_scope
 
-        changed_scope(scope)
+        scope = changed_scope(scope)
         git = self._git()
         files = git.get("files") if git is not None else None
+        if isinstance(files, dict):  # lists by scope; a scope left out has nothing changed
+            files = files.get(scope, [])
         if not isinstance(files, list):
             return None, "examples answer jouet.git.changed() only through `git = { files = [...] }`"
         # Paths as the real probe gives them: absolute, from the example's directory.
@@ -144,12 +160,14 @@ class ExampleProbes:
         layer["parent_merged"] = bool(stack.get("parent_merged", False))
         return layer, None
 
-    def secrets_scan(self, scope: str | None = None, paths: list[str] | None = None) -> Answer:
+    def secrets_scan(self, scope: str | None = None, paths: list[str] | None = None,
+                     dir: str | None = None) -> Answer:
         from jouet_git.probes.checks import path_list, secrets_scope
 
         scope = secrets_scope(scope)
         if paths is not None:
             path_list(paths)
+        _dir(dir)
         found = self.example.get("secrets")
         if not isinstance(found, list):
             return None, _no_key("secrets", "jouet.secrets.scan()")

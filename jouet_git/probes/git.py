@@ -2,6 +2,11 @@
 
 Each runs one read-only git process through the Probes object (which counts it, bounds it in time
 and sets GIT_OPTIONAL_LOCKS=0), in the work tree's root, and turns its output into plain data.
+
+git.ahead asks about more than local branches: its first argument may also be a full ref name
+(`refs/remotes/origin/feat`), every ref under a prefix (`refs/remotes/origin/*`) or a stash entry
+(`stash@{1}`), and its second may be OTHERS (`*`): every branch, remote-tracking branch and tag but
+the refs the first argument names, so the count is what deleting those refs would lose.
 """
 
 from __future__ import annotations
@@ -17,6 +22,11 @@ if TYPE_CHECKING:
 
 # What git's check-ref-format refuses in a branch name (enough to keep rev-list from reading a range).
 _BAD_REF = re.compile(r"\.\.|[\x00-\x20\x7f~^:?*\[\\]|@\{|^\.|/\.|\.lock(/|$)|^/|/$|//|\.$|^@$")
+_STASH_ENTRY = re.compile(r"stash@\{(0|[1-9][0-9]{0,5})\}")
+# git.ahead's `of` that means every branch, remote-tracking branch and tag but the refs asked about.
+OTHERS = "*"
+# Where each kind of ref lives, and the rev-list option that lists that kind (for --exclude patterns).
+_KINDS = (("refs/heads/", "--branches"), ("refs/remotes/", "--remotes"), ("refs/tags/", "--tags"))
 
 
 def valid_branch(name: str) -> bool:
@@ -27,7 +37,8 @@ def valid_branch(name: str) -> bool:
 def state(runner: Probes, root: str) -> tuple[Any, str | None]:
     """jouet.git.state() of the work tree at ROOT, from one `git status --porcelain=v2 --branch`."""
     code, out, err = runner.run_git(
-        ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignored=no"], root
+        ["status", "--porcelain=v2", "--branch", "--show-stash", "-z", "--untracked-files=all",
+         "--ignored=matching"], root
     )
     if code != 0:
         return None, f"git status failed in {root}: {_first_line(err)}"
@@ -39,9 +50,15 @@ def parse_status(out: bytes) -> dict[str, Any]:
 
     branch is left out when HEAD is detached, head on an unborn branch, upstream when there is none,
     ahead and behind when git cannot count them (no upstream, or it is gone).
+
+    Four counts are there only when they are not zero: staged (changed files whose index differs
+    from HEAD), unstaged (changed files whose work tree differs from the index, deletions
+    included), ignored (ignored files, an ignored directory counting once, as `git status
+    --ignored=matching` lists them) and stashes (entries in the stash). A file can be both staged
+    and unstaged; conflicted files are in neither.
     """
     result: dict[str, Any] = {}
-    changed = untracked = conflicted = 0
+    changed = untracked = conflicted = staged = unstaged = ignored = 0
     records = out.split(b"\0")
     index = 0
     while index < len(records):
@@ -52,19 +69,25 @@ def parse_status(out: bytes) -> dict[str, Any]:
         kind = record[:1]
         if kind == b"#":
             _header(record.decode("utf-8", "replace"), result)
-        elif kind == b"1":
+        elif kind in (b"1", b"2"):
             changed += 1
-        elif kind == b"2":
-            changed += 1
-            index += 1  # a rename or copy is followed by the path it came from
+            staged += record[2:3] not in (b".", b"")
+            unstaged += record[3:4] not in (b".", b"")
+            if kind == b"2":
+                index += 1  # a rename or copy is followed by the path it came from
         elif kind == b"u":
             conflicted += 1
         elif kind == b"?":
             untracked += 1
+        elif kind == b"!":
+            ignored += 1
     result["changed"] = changed
     result["untracked"] = untracked
     result["conflicted"] = conflicted
     result["dirty"] = bool(changed or untracked or conflicted)
+    for name, count in (("staged", staged), ("unstaged", unstaged), ("ignored", ignored)):
+        if count:
+            result[name] = count
     return result
 
 
@@ -79,6 +102,8 @@ def _header(line: str, result: dict[str, Any]) -> None:
         result["branch"] = value
     elif name == "branch.upstream":
         result["upstream"] = value
+    elif name == "stash" and value.isdigit() and int(value) > 0:
+        result["stashes"] = int(value)
     elif name == "branch.ab" and len(parts) == 4:
         try:
             result["ahead"] = int(parts[2].lstrip("+"))
@@ -110,22 +135,80 @@ def changed(runner: Probes, root: str, scope: str) -> tuple[Any, str | None]:
 
 
 def ahead(runner: Probes, root: str, branch: str, of: str) -> tuple[Any, str | None]:
-    """jouet.git.ahead(branch, of): commits on local BRANCH that OF does not have."""
-    if not valid_branch(branch):
+    """jouet.git.ahead(branch, of): commits on BRANCH that OF does not have.
+
+    BRANCH is a local branch name, a full ref name (`refs/remotes/origin/feat`), every ref under a
+    prefix (`refs/remotes/origin/*`) or a stash entry (`stash@{N}`). OF is a revision, or OTHERS
+    (`*`): every branch, remote-tracking branch and tag except the refs BRANCH names, so the count
+    is what deleting them would lose.
+    """
+    source = _source(branch)
+    if source is None:
         return None, f"no local branch {branch!r}: it is not a valid branch name"
-    local = f"refs/heads/{branch}"
-    code, out, err = runner.run_git(["rev-list", "--count", "--end-of-options", local, f"^{of}", "--"], root)
+    positive, excludes, shown = source
+    if of == OTHERS:
+        others = _others(excludes)
+        if positive.startswith("--glob="):
+            args = ["rev-list", "--count", positive, "--not", *others, "--"]
+        else:
+            args = ["rev-list", "--count", "--not", *others, "--not", "--end-of-options", positive, "--"]
+    elif positive.startswith("--glob="):
+        args = ["rev-list", "--count", positive, "--end-of-options", f"^{of}", "--"]
+    else:
+        args = ["rev-list", "--count", "--end-of-options", positive, f"^{of}", "--"]
+    code, out, err = runner.run_git(args, root)
     if code == 0:
         try:
             return int(out.strip()), None
         except ValueError:
             return None, f"git rev-list gave an unexpected answer: {out[:80]!r}"
     message = err.decode("utf-8", "replace")
-    if f"'{local}'" in message:
-        return None, f"no local branch {branch!r}"
+    if f"'{positive}'" in message or (positive.startswith("stash@") and "stash" in message):
+        return None, f"no {shown}"
     if f"'^{of}'" in message:
         return None, f"{of!r} does not resolve to a commit in {root}"
     return None, f"git rev-list failed in {root}: {_first_line(err)}"
+
+
+def _source(branch: str) -> tuple[str, tuple[str, str] | None, str] | None:
+    """What git.ahead counts from: (the rev-list argument, (the rev-list option listing that kind of
+    ref, the --exclude pattern that leaves it out), how to name it in a reason); None when BRANCH
+    is none of the names git.ahead takes."""
+    if _STASH_ENTRY.fullmatch(branch):
+        return branch, None, f"stash entry {branch}"
+    if not branch.startswith("refs/"):
+        if not valid_branch(branch):
+            return None
+        return f"refs/heads/{branch}", ("--branches", branch), f"local branch {branch!r}"
+    glob = branch.endswith("/*")
+    name = branch[:-2] if glob else branch
+    if not valid_branch(name) or "/" not in name:
+        return None
+    exclude: tuple[str, str] | None = None
+    for prefix, option in _KINDS:
+        if (name + "/").startswith(prefix):
+            rest = name[len(prefix):]
+            pattern = f"{rest}/*" if glob and rest else ("*" if glob else rest)
+            exclude = (option, pattern)
+    if glob:
+        return f"--glob={branch}", exclude, f"ref under {name}/"
+    return branch, exclude, f"ref {branch!r}"
+
+
+def _others(excludes: tuple[str, str] | None) -> list[str]:
+    """rev-list options listing every branch, remote-tracking branch and tag, less EXCLUDES.
+
+    A remote's HEAD (`origin/HEAD`) only points at one of its branches, so it never counts on its
+    own: without that, a remote's default branch would always look kept by its own HEAD.
+    """
+    args: list[str] = []
+    for _prefix, option in _KINDS:
+        if excludes is not None and excludes[0] == option:
+            args.append(f"--exclude={excludes[1]}")
+        if option == "--remotes":
+            args.append("--exclude=*/HEAD")
+        args.append(option)
+    return args
 
 
 def _names(out: bytes) -> list[str]:

@@ -129,7 +129,7 @@ def test_hook_path_imports_nothing_heavy(tmp_path: Path) -> None:
     )
     # The first call builds the rule set cache; the calls after it are what an agent's session runs.
     hook("pre", claude_payload("ls", repo), repo)
-    for command in ("git add -A", "cargo test 2>&1 | tail -5", "git push --force-with-lease"):
+    for command in ("git add -A", "cargo test 2>&1 | tail -5", "git status --short"):
         proc = subprocess.run([sys.executable, "-c", code], input=claude_payload(command, repo), cwd=repo,
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
@@ -137,3 +137,24 @@ def test_hook_path_imports_nothing_heavy(tmp_path: Path) -> None:
         assert "jouet_git.engine.match" in modules
         assert not (HEAVY & {m.split(".")[0] for m in modules}), HEAVY & {m.split(".")[0] for m in modules}
         assert "jouet_git.engine.build" not in modules  # the rule set came from the cache
+
+
+def test_script_rules_and_probes_never_import_the_cold_path_libraries(tmp_path: Path) -> None:
+    """Even a call that starts the Lua VM and runs probes (a push: committed-secrets scans what it
+    sends) imports none of GitPython, filelock, tomlkit or rich, nor argparse or dataclasses."""
+    repo = make_repo(tmp_path / "r")
+    code = (
+        "import sys\n"
+        "from jouet_git.cli import main\n"
+        "main(['hook', 'claude', 'pre'])\n"
+        "sys.stderr.write(' '.join(sorted(sys.modules)))\n"
+    )
+    hook("pre", claude_payload("ls", repo), repo)
+    for command in ("git push origin main", "git reset --hard"):
+        proc = subprocess.run([sys.executable, "-c", code], input=claude_payload(command, repo), cwd=repo,
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        modules = set(proc.stderr.split())
+        assert "lupa" in modules and "jouet_git.probes.core" in modules  # a script ran and asked a probe
+        roots = {m.split(".")[0] for m in modules}
+        assert not ({"git", "filelock", "tomlkit", "rich", "argparse", "dataclasses", "inspect"} & roots), roots

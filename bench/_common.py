@@ -45,3 +45,25 @@ def report(medians: dict[str, float], baseline: str) -> None:
     width = max(len(n) for n in medians)
     for name, value in medians.items():
         print(f"  {name.ljust(width)}  {value * 1000:7.2f} ms  {value / base:5.2f}x")
+
+
+def isolated_env(tmp: str) -> dict[str, str]:
+    """This environment with jouet's directories under TMP, and bytecode written as an installed
+    jouet has it (pip compiles it at install time; a machine-wide PYTHONDONTWRITEBYTECODE would make
+    every run recompile jouet's sources)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    for name in ("CONFIG", "STATE", "CACHE", "DATA", "SYSTEM"):
+        env[f"JOUET_{name}_DIR"] = os.path.join(tmp, name.lower())
+    return env
+
+
+def claude_payload(command: str, cwd: str) -> bytes:
+    """A Claude Code PreToolUse payload for a Bash call."""
+    import json
+
+    return json.dumps({
+        "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "hook_event_name": "PreToolUse",
+        "permission_mode": "default", "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "bench"}, "tool_use_id": "toolu_1",
+    }).encode()

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from _common import jouet
+from _common import isolated_env, jouet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -25,10 +25,7 @@ def main() -> None:
     lines = "".join(json.dumps({"command": c}) + "\n" for c in commands * copies).encode()
     calls = len(commands) * copies
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        for name in ("CONFIG", "STATE", "CACHE", "DATA", "SYSTEM"):
-            env[f"JOUET_{name}_DIR"] = os.path.join(tmp, name.lower())
+        env = isolated_env(tmp)
         subprocess.run([jouet(), "check", "ls"], env=env, cwd=tmp, capture_output=True, check=False)
         best = None
         for _ in range(3):

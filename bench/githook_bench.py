@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from _common import bin_dir, jouet
+from _common import bin_dir, isolated_env, jouet
 
 
 def sh(args: list[str], cwd: str, env: dict[str, str]) -> None:
@@ -47,11 +47,8 @@ def timed_commit(repo: str, round_: int, env: dict[str, str], text: str) -> floa
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env = isolated_env(tmp)
         env["PATH"] = bin_dir() + os.pathsep + env.get("PATH", "")
-        for name in ("CONFIG", "STATE", "CACHE", "DATA", "SYSTEM"):
-            env[f"JOUET_{name}_DIR"] = os.path.join(tmp, name.lower())
         env.update(GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@x", GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@x")
         hooked = make(os.path.join(tmp, "hooked"), env)
         bare = make(os.path.join(tmp, "bare"), env)

@@ -8,13 +8,12 @@ Target: at most 1.5x the bare start-up.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
-from _common import jouet, report, side_by_side
+from _common import claude_payload, isolated_env, jouet, report, side_by_side
 
 
 def main() -> None:
@@ -23,19 +22,9 @@ def main() -> None:
         repo = os.path.join(tmp, "repo")
         os.makedirs(repo)
         subprocess.run(["git", "init", "-q", repo], check=True)
-        env = dict(os.environ)
-        # An installed jouet runs from compiled bytecode (pip compiles it at install time); a
-        # machine-wide PYTHONDONTWRITEBYTECODE would make every run recompile jouet's sources.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        for name in ("CONFIG", "STATE", "CACHE", "DATA", "SYSTEM"):
-            env[f"JOUET_{name}_DIR"] = os.path.join(tmp, name.lower())
-        payload = json.dumps({
-            "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": repo,
-            "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
-            "tool_input": {"command": "cargo test -p parser 2>&1 | tail -n 40", "description": "run tests"},
-            "tool_use_id": "toolu_1",
-        }).encode()
-        denied = payload.replace(b"cargo test -p parser 2>&1 | tail -n 40", b"git add -A && git commit -m wip")
+        env = isolated_env(tmp)
+        payload = claude_payload("cargo test -p parser 2>&1 | tail -n 40", repo)
+        denied = claude_payload("git add -A && git commit -m wip", repo)
         bare = [sys.executable, "-I", "-c", "import json, sys; json.load(sys.stdin)"]
         cases = {
             "python -I (reads the JSON)": (bare, payload, repo, env),

@@ -7,24 +7,15 @@ long-sleep script rule installed, for a call it fires on against a call no rule 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-from _common import jouet, report, side_by_side
+from _common import claude_payload, isolated_env, jouet, report, side_by_side
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def payload(command: str, cwd: str) -> bytes:
-    return json.dumps({
-        "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": cwd, "hook_event_name": "PreToolUse",
-        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": command},
-        "tool_use_id": "toolu_1",
-    }).encode()
 
 
 def main() -> None:
@@ -33,16 +24,13 @@ def main() -> None:
         repo = os.path.join(tmp, "repo")
         os.makedirs(repo)
         subprocess.run(["git", "init", "-q", repo], check=True)
-        env = dict(os.environ)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        for name in ("CONFIG", "STATE", "CACHE", "DATA", "SYSTEM"):
-            env[f"JOUET_{name}_DIR"] = os.path.join(tmp, name.lower())
+        env = isolated_env(tmp)
         rules = os.path.join(tmp, "config", "rules")
         os.makedirs(rules)
         for suffix in (".toml", ".luau"):
             shutil.copy(os.path.join(HERE, "..", "tests", "data", "scripts", f"long-sleep{suffix}"), rules)
         hook = [jouet(), "hook", "claude", "pre"]
-        fires, other = payload("sleep 60", repo), payload("cargo build --release", repo)
+        fires, other = claude_payload("sleep 60", repo), claude_payload("cargo build --release", repo)
         bare = [sys.executable, "-I", "-c", "import json, sys; json.load(sys.stdin)"]
         cases = {
             "python -I (reads the JSON)": (bare, other, repo, env),

@@ -46,15 +46,24 @@ def held(paths: list[str], cwd: str, now: float | None = None) -> list[dict[str,
     live += [claim for claim in store.remote_claims if claim.lapsed(moment, local=False) is None]
     if not live:
         return []
+    rels = [repo_mod.relative(repo, text, where) if isinstance(text, str) and text else None for text in paths]
+    return covering(rels, [(claim.pattern, {
+        "session": claim.session, "harness": claim.harness, "worktree": claim.worktree, "branch": claim.branch,
+        "note": claim.note, "expires_at": claim.expires_at, "machine": claim.machine,
+    }) for claim in live])
+
+
+def covering(rels: list[str | None], live: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One dict per (path, claim) where a path of RELS (relative to the repository's root; None for
+    one outside it) covers a claim of LIVE, given as (its pattern, what to say about it): the claim's
+    pattern matches the path or lies inside it (a plain path may be a directory)."""
     found: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for text in paths:
-        rel = repo_mod.relative(repo, text, where) if isinstance(text, str) and text else None
+    for rel in rels:
         if rel is None:
             continue
         glob = patterns.is_glob(rel)
         try:
-            # A plain path may be a directory: it covers the claims below it too.
             pattern = patterns.normalize(rel, directory=not glob)
         except patterns.PatternError:
             continue
@@ -62,19 +71,9 @@ def held(paths: list[str], cwd: str, now: float | None = None) -> list[dict[str,
         if shown in seen:
             continue
         seen.add(shown)
-        for claim in live:
-            if patterns.overlap(pattern, claim.pattern):
-                found.append({
-                    "path": shown,
-                    "pattern": claim.pattern,
-                    "session": claim.session,
-                    "harness": claim.harness,
-                    "worktree": claim.worktree,
-                    "branch": claim.branch,
-                    "note": claim.note,
-                    "expires_at": claim.expires_at,
-                    "machine": claim.machine,
-                })
+        for claim_pattern, about in live:
+            if patterns.overlap(pattern, claim_pattern):
+                found.append({"path": shown, "pattern": claim_pattern, **about})
     return found
 
 

@@ -8,6 +8,7 @@ import getpass
 import json
 import os
 import re
+import stat
 
 from jouet_git import journal, paths
 from jouet_git.engine import keys
@@ -16,6 +17,7 @@ from jouet_git.engine.load import load_file
 from jouet_git.engine.model import BROKEN, USER
 from jouet_git.engine.ruleset import load
 from jouet_git.errors import FOUND, JouetError
+from jouet_git.fsutil import write_atomic
 
 _TEMPLATE = """\
 #:schema {schema}
@@ -141,10 +143,7 @@ def run_promote(args: argparse.Namespace) -> int:
     if target is None:
         raise JouetError(f"{rule.file}: cannot find the [[rule]] table named {rule.name}")
     target["mode"] = "deny"
-    tmp = rule.file + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(tomlkit.dumps(doc))
-    os.replace(tmp, rule.file)
+    write_atomic(rule.file, tomlkit.dumps(doc), stat.S_IMODE(os.stat(rule.file).st_mode))
     journal.append(journal.RULE_LOG, {"action": "promote", "rule": rule.name, "detail": "warn -> deny",
                                       "reason": args.reason, "file": rule.file})
     print(f"{rule.name} now denies ({rule.file})")

@@ -17,6 +17,7 @@ import zlib
 
 from jouet_git import __version__, gitdir, paths
 from jouet_git.engine.model import Rule
+from jouet_git.fsutil import write_atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,14 +117,8 @@ def write_cache(key: str, ruleset: RuleSet, deps: list[str], started: float) -> 
             return
         sigs.append((path, sig))
     data = {"key": key, "deps": sigs, "ruleset": ruleset.to_data()}
-    tmp = f"{file}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            marshal.dump(data, f)
-        os.replace(tmp, file)
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    with contextlib.suppress(OSError, ValueError):
+        write_atomic(file, marshal.dumps(data), sync=False)
 
 
 def load(cwd: str, use_cache: bool = True) -> RuleSet:

@@ -315,16 +315,12 @@ def _cached(cache: str) -> RuleSummary | None:
 
 def _store(cache: str, files: list[str], summary: RuleSummary) -> None:
     data = {"files": [[path, _stat_key(path)] for path in files], "summary": summary.to_json()}
-    tmp = f"{cache}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(tmp, cache)
-    except OSError:
-        import contextlib
+    import contextlib
 
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    from jouet_git.fsutil import write_atomic
+
+    with contextlib.suppress(OSError):
+        write_atomic(cache, json.dumps(data), sync=False)
 
 
 def summarize(binary: str, source: ConfigSource, toplevel: str,

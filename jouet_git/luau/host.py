@@ -114,13 +114,10 @@ def lua_for(path: str) -> str:
     except LuauSyntaxError as error:
         raise ScriptFailure(f"{path}:{error.line}:{error.column}: {error.detail}") from None
     if cached is not None:
-        tmp = f"{cached}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(lua)
-            os.replace(tmp, cached)
-        except OSError:
-            pass
+        from jouet_git.fsutil import write_atomic
+
+        with contextlib.suppress(OSError):
+            write_atomic(cached, lua, sync=False)
     return lua
 
 

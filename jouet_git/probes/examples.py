@@ -209,35 +209,13 @@ def held(claims: list[Any], paths: list[str], cwd: str) -> list[dict[str, Any]]:
         except patterns.PatternError as error:
             shown = claim["pattern"]
             raise ProbeError(f"the example's claim pattern {shown!r} is not a claim: {error}") from None
-    found: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for text in paths:
-        rel = _relative(text, root) if text else None
-        if rel is None:
-            continue
-        glob = patterns.is_glob(rel)
-        try:
-            pattern = patterns.normalize(rel, directory=not glob)
-        except patterns.PatternError:
-            continue
-        shown = pattern if glob else (pattern.rstrip("/") if pattern != patterns.ROOT else ".")
-        if shown in seen:
-            continue
-        seen.add(shown)
-        for claim_pattern, claim in live:
-            if patterns.overlap(pattern, claim_pattern):
-                found.append({
-                    "path": shown,
-                    "pattern": claim_pattern,
-                    "session": claim.get("session"),
-                    "harness": claim.get("harness"),
-                    "worktree": claim.get("worktree", ELSEWHERE),
-                    "branch": claim.get("branch"),
-                    "note": claim.get("note"),
-                    "expires_at": claim.get("expires_at"),
-                    "machine": None,
-                })
-    return found
+    from jouet_git.claims.probe import covering
+
+    return covering([_relative(text, root) if text else None for text in paths], [(pattern, {
+        "session": claim.get("session"), "harness": claim.get("harness"),
+        "worktree": claim.get("worktree", ELSEWHERE), "branch": claim.get("branch"), "note": claim.get("note"),
+        "expires_at": claim.get("expires_at"), "machine": None,
+    }) for pattern, claim in live])
 
 
 def _relative(path: str, root: str) -> str | None:

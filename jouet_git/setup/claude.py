@@ -12,6 +12,7 @@ import json
 import os
 import shlex
 import shutil
+import stat
 import sys
 import time
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any
 
 from jouet_git import gitdir
 from jouet_git.errors import JouetError
+from jouet_git.fsutil import write_atomic
 
 # (Claude Code event, matcher or None, jouet's event)
 ENTRIES: tuple[tuple[str, str | None, str], ...] = (
@@ -167,12 +169,8 @@ def apply(project: bool, cwd: str, uninstall: bool = False, dry_run: bool = Fals
             backup = f"{path}.jouet-backup-{time.strftime('%Y%m%d-%H%M%S')}-{n}"
         shutil.copy2(path, backup)
         report.backup = backup
-    tmp = f"{path}.jouet-tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(after)
-    if before is not None:
-        shutil.copymode(path, tmp)
-    os.replace(tmp, path)
+    mode = stat.S_IMODE(os.stat(path).st_mode) if before is not None else 0o644
+    write_atomic(path, after, mode)
     return report
 
 

@@ -23,7 +23,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -367,17 +366,9 @@ def _refuse_symlink(path: str, hook: str) -> None:
 
 def _write_hook(path: str, text: str) -> None:
     """Write TEXT to PATH atomically (a temporary file renamed over it), executable."""
-    directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, HOOK_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from jouet_git.fsutil import write_atomic
+
+    write_atomic(path, text, HOOK_MODE)
 
 
 def _plan_install(hooks_dir: str, jouet_command: str) -> list[Step]:

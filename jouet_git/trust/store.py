@@ -9,7 +9,6 @@ reads take no lock (a reader sees the old file or the new one, never half of one
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections.abc import Callable
@@ -88,20 +87,8 @@ def update(change: Callable[[dict[str, dict[str, Any]]], None]) -> None:
 
 
 def write_atomic(path: str, text: str, mode: int = 0o600) -> None:
-    """Replace PATH with TEXT: a temporary file in the same directory, flushed, then renamed."""
-    import tempfile
+    """Replace PATH with TEXT atomically (see jouet_git.fsutil), creating its directory."""
+    from jouet_git.fsutil import write_atomic as replace
 
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=".jouet-", suffix=".tmp", dir=directory)
-    try:
-        os.fchmod(handle, mode)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    replace(path, text, mode)

@@ -273,3 +273,17 @@ def test_load_text_keeps_script_paths(tmp_path: Path) -> None:
     [rule] = load_text('[[rule]]\nname = "x"\nwhy = "y"\nscript = "x.luau"\nmatch = { command = "x" }\n',
                        str(tmp_path / "x.toml"), USER, USER)
     assert rule.script == str(tmp_path / "x.luau")
+
+
+def test_a_failing_script_in_a_hook_says_nothing_and_is_reported(tmp_path: Path) -> None:
+    (user_rules() / "broken.toml").write_text(
+        '[[rule]]\nname = "broken"\nwhy = "x"\nscript = "broken.luau"\nmatch = { command = "ls" }\n'
+        'examples = { fires = ["ls"], quiet = ["pwd"] }\n')
+    (user_rules() / "broken.luau").write_text("return {check = function(c) while true do end end}\n")
+    repo = make_repo(tmp_path / "r")
+    proc = run_jouet("hook", "claude", "pre", input=claude_payload("ls -la", repo), cwd=repo)
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert "jouet: rule broken failed and said nothing" in proc.stderr and "budget" in proc.stderr
+    ledger = Path(os.environ["JOUET_STATE_DIR"]) / "ledger.jsonl"
+    records = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert records[-1]["rule"] == "broken" and records[-1]["action"] == "error"

@@ -49,6 +49,8 @@ def _claude(argv: list[str]) -> int:
         decision = decide_call(call)
         out = claude.reply(event, call, decision)
         _record(call, decision)
+        for rule, error in decision.errors:  # a rule that fails says nothing to the agent, but is reported
+            sys.stderr.write(f"jouet: rule {rule} failed and said nothing: {error}\n")
     except claude.PayloadError as error:
         sys.stderr.write(f"jouet: {error}; no decision made\n")
         return 1

@@ -24,12 +24,15 @@ def main() -> None:
         subprocess.run(["git", "init", "-q", repo], check=True)
         env = isolated_env(tmp)
         payload = claude_payload("cargo test -p parser 2>&1 | tail -n 40", repo)
-        denied = claude_payload("git add -A && git commit -m wip", repo)
+        denied = claude_payload("git add -A", repo)
+        probed = claude_payload("git add src/main.rs && git commit -m wip", repo)
         bare = [sys.executable, "-I", "-c", "import json, sys; json.load(sys.stdin)"]
         cases = {
             "python -I (reads the JSON)": (bare, payload, repo, env),
             "jouet hook claude pre (no rule fires)": ([jouet(), "hook", "claude", "pre"], payload, repo, env),
-            "jouet hook claude pre (a deny)": ([jouet(), "hook", "claude", "pre"], denied, repo, env),
+            "jouet hook claude pre (a matcher denies)": ([jouet(), "hook", "claude", "pre"], denied, repo, env),
+            "jouet hook claude pre (a commit: scripts and probes run)": (
+                [jouet(), "hook", "claude", "pre"], probed, repo, env),
         }
         medians = side_by_side(cases, rounds)
     print(f"hook start-up, median of {rounds} rounds, side by side:")

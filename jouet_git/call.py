@@ -66,7 +66,7 @@ class Command:
     """
 
     __slots__ = (
-        "argv", "background", "captured", "env", "heredocs", "line", "matched", "nested", "op",
+        "argv", "background", "captured", "env", "heredocs", "line", "matched", "memo", "nested", "op",
         "piped", "program", "scope", "seq", "span", "status", "stdin_redirected", "stdout_to", "text",
         "via", "words", "words_at",
     )
@@ -114,6 +114,8 @@ class Command:
         self.matched = matched
         self.seq = -1
         self.scope: tuple[int, ...] = ()
+        # The engine's working notes on this command (how its options read), kept across rules.
+        self.memo: dict[Any, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The fields of the Command table, with their documented names."""
@@ -130,7 +132,7 @@ class Command:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Command):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__ if n != "memo")
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -23,7 +23,7 @@ from typing import Any
 from jouet_git.call import KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call, tool_kind
 from jouet_git.engine.decide import Decision
 from jouet_git.engine.ruleset import RuleSet, load
-from jouet_git.engine.run import decide_call
+from jouet_git.engine.run import LazyScripts, decide_call
 from jouet_git.errors import JouetError
 
 
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None) -> int:
     """Answer one call per input line, in one process."""
     base = default_cwd or os.getcwd()
-    rulesets: dict[str, RuleSet] = {}
+    rulesets: dict[str, tuple[RuleSet, LazyScripts]] = {}
     write = stdout.write
     for number, line in enumerate(stdin, 1):
         if not line.strip():
@@ -115,10 +115,11 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None) -> int:
                 raise ValueError("`cwd` must be a string")
             call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
                               item.get("input") if isinstance(item.get("input"), dict) else None)
-            ruleset = rulesets.get(call.cwd)
-            if ruleset is None:
-                ruleset = rulesets[call.cwd] = load(call.cwd)
-            decision = decide_call(call, ruleset)
+            loaded = rulesets.get(call.cwd)
+            if loaded is None:
+                ruleset = load(call.cwd)
+                loaded = rulesets[call.cwd] = (ruleset, LazyScripts(ruleset))
+            decision = decide_call(call, *loaded)
             out: dict[str, Any] = decision.to_json()
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)

@@ -55,16 +55,26 @@ def read_command(pattern: tuple[str, ...], command: Command, value_flags: tuple[
     if not wildcard.matcher(pattern[0])(command.program):
         return None
     argv = command.argv
+    memo = command.memo
+    if memo is None:
+        memo = command.memo = {}
     i = 1
     if len(pattern) > 1:
         if not pattern[1].startswith("-"):
-            i = cmdline.skip_global_options(command.program, argv, 1, value_flags)
+            sub_key = ("sub", value_flags)
+            i = memo.get(sub_key, 0)
+            if not i:
+                i = memo[sub_key] = cmdline.skip_global_options(command.program, argv, 1, value_flags)
         for word in pattern[1:]:
             if i >= len(argv) or not wildcard.matcher(word)(argv[i]):
                 return None
             i += 1
-    flags, args = cmdline.split_options(argv[i:], value_flags)
-    return Parsed(flags, args)
+    key = (i, value_flags)
+    parsed = memo.get(key)
+    if parsed is None:
+        flags, args = cmdline.split_options(argv[i:], value_flags)
+        parsed = memo[key] = Parsed(flags, args)
+    return parsed
 
 
 def _regex(pattern: str) -> Any:
@@ -231,19 +241,21 @@ def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
     if m.command is None:
         return []
     commands = call.commands
-    programs = m.programs
+    literal = m.literal_programs
+    wild = m.wild_programs
     hits: list[int] = []
     for index, command in enumerate(commands):
-        if programs is not None and not _program_may_match(programs, command.program):
+        program = command.program
+        if program not in literal and not (wild and _wild_match(wild, program)):
             continue
         if command_matches(m, command, call, commands):
             hits.append(index)
     return hits or None
 
 
-def _program_may_match(programs: tuple[str, ...], program: str) -> bool:
-    for pattern in programs:
-        if pattern == program or (wildcard.has_wildcard(pattern) and wildcard.matcher(pattern)(program)):
+def _wild_match(patterns: tuple[str, ...], program: str) -> bool:
+    for pattern in patterns:
+        if wildcard.matcher(pattern)(program):
             return True
     return False
 

@@ -41,10 +41,10 @@ class Matcher:
     """One [rule.match] table: every key it sets must hold."""
 
     __slots__ = (
-        "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "input",
+        "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "input", "literal_programs",
         "max_args", "min_tracked_files", "paths", "prints", "programs", "stdout_to", "text", "tool",
         "unless_args", "unless_flags", "unless_input", "unless_paths", "unless_with", "value_flags",
-        "via", "with_",
+        "via", "wild_programs", "with_",
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
@@ -56,6 +56,10 @@ class Matcher:
         self.programs: tuple[str, ...] | None = (
             tuple(words[0] for words in self.command) if self.command is not None else None
         )
+        # The program names to look for, split for speed: exact names, and wildcard patterns.
+        self.literal_programs: frozenset[str] = frozenset(
+            p for p in self.programs or () if not ("*" in p or "?" in p or "\\" in p))
+        self.wild_programs: tuple[str, ...] = tuple(p for p in self.programs or () if p not in self.literal_programs)
         self.via = _tuple(data.get("via"))
         self.flags = _tuple(data.get("flags"))
         self.unless_flags = _tuple(data.get("unless_flags"))

@@ -49,9 +49,11 @@ def _is_search(call: Call) -> bool:
     return any(c.program in _SEARCH_PROGRAMS for c in call.commands) if call.command else False
 
 
-def decide_call(call: Call, ruleset: RuleSet | None = None) -> Decision:
-    """What the rules that apply in the call's directory decide about it."""
+def decide_call(call: Call, ruleset: RuleSet | None = None, scripts: LazyScripts | None = None) -> Decision:
+    """What the rules that apply in the call's directory decide about it. SCRIPTS, when given, is
+    reused (one Lua VM for many calls, as `jouet check --jsonl` does)."""
     if ruleset is None:
         ruleset = load(call.cwd)
     ctx = context_for(call, ruleset.root)
-    return decide(ruleset.rules, call, ctx, LazyScripts(ruleset), ruleset.disabled_now())
+    rules = ruleset.candidates({c.program for c in call.commands})
+    return decide(rules, call, ctx, scripts or LazyScripts(ruleset), ruleset.disabled_now())

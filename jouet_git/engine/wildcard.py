@@ -54,12 +54,27 @@ def matcher(pattern: str) -> Callable[[str], object]:
     """A function telling whether a whole string matches PATTERN (`*` matches anything)."""
     fn = _plain.get(pattern)
     if fn is None:
-        if has_wildcard(pattern):
-            fn = re.compile(_translate(pattern, False), re.DOTALL).fullmatch
-        else:
+        if pattern == "*":
+            fn = _anything
+        elif not has_wildcard(pattern):
             fn = pattern.__eq__
+        elif pattern.endswith("*") and not has_wildcard(pattern[:-1]):
+            fn = _prefix(pattern[:-1])
+        else:
+            fn = re.compile(_translate(pattern, False), re.DOTALL).fullmatch
         _plain[pattern] = fn
     return fn
+
+
+def _anything(value: str) -> bool:
+    return True
+
+
+def _prefix(prefix: str) -> Callable[[str], object]:
+    def starts(value: str) -> bool:
+        return value.startswith(prefix)
+
+    return starts
 
 
 def path_matcher(pattern: str) -> Callable[[str], object]:

@@ -32,7 +32,7 @@ EVENTS = {
     "session-start": "SessionStart",
 }
 _PATH_FIELDS = ("file_path", "notebook_path", "path")
-_EXIT_CODE = re.compile(r"[Ee]xit (?:code|status)[ :]*(-?\d+)")
+_EXIT_CODE = r"[Ee]xit (?:code|status)[ :]*(-?\d+)"
 
 
 class PayloadError(ValueError):
@@ -78,7 +78,7 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
     elif event == "post-failure":
         call_event = POST_TOOL_USE
         error = payload.get("error")
-        found = _EXIT_CODE.search(error) if isinstance(error, str) else None
+        found = re.search(_EXIT_CODE, error) if isinstance(error, str) else None
         exit_code = int(found.group(1)) if found else 1
     session = payload.get("session_id")
     agent = payload.get("agent_id")

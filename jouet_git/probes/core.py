@@ -317,6 +317,8 @@ class Probes:
         where = self.cwd if not dir else self.resolve(dir)
         if not os.path.isdir(where):
             return None, f"no such directory: {where}"
+        if self.repo_at(where) is None:  # known without starting git (or gitleaks)
+            return None, NOT_A_REPO
         key = ("secrets.scan", scope, None if wanted is None else tuple(wanted), where)
         if key in self._cache:
             return self._cache[key]

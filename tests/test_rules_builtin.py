@@ -51,3 +51,26 @@ def test_builtin_rule_validates_against_the_schema(path: str) -> None:
 def test_shipped_schema_file_is_current() -> None:
     with open(os.path.join(paths.package_dir(), "rules.schema.json"), encoding="utf-8") as f:
         assert json.load(f) == schema()
+
+
+def test_the_loader_and_the_schema_agree_on_every_key() -> None:
+    """The keys the loader's own error message offers are exactly the keys the schema allows."""
+    import re
+
+    from jouet_git.engine.load import load_text
+
+    def offered(text: str) -> set[str]:
+        [rule] = load_text(text, "/tmp/x.toml", "user", "user")
+        assert rule.state == "broken"
+        return set(re.findall(r"`([a-z_]+)`", rule.error.split("expected one of", 1)[1]))
+
+    base = '[[rule]]\nname = "x"\nwhy = "y"\nmessage = "m"\n'
+    rule_keys = offered(base + 'zzz = 1\n[rule.match]\ncommand = "ls"\n')
+    match_keys = offered(base + '[rule.match]\ncommand = "ls"\nzzz = 1\n')
+    definitions = schema()["definitions"]
+    assert rule_keys == set(definitions["rule"]["properties"])
+    assert match_keys == set(definitions["match"]["properties"])
+    example = next(e for e in definitions["example"]["oneOf"] if e.get("type") == "object")
+    [rule] = load_text(base + '[rule.match]\ncommand = "ls"\n[rule.examples]\nfires = [{ command = "ls", zzz = 1 }]\n',
+                       "/tmp/x.toml", "user", "user")
+    assert set(re.findall(r"`([a-z_]+)`", rule.error.split("expected one of", 1)[1])) == set(example["properties"])

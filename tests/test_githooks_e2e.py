@@ -106,6 +106,14 @@ def test_staged_secret_is_stopped_by_the_native_hook(pushed: tuple[Path, Path]) 
     assert proc.returncode != 0
     assert "[jouet rule: committed-secrets]" in proc.stderr
     assert AWS_KEY not in proc.stderr
+    script = "import subprocess, sys; sys.exit(subprocess.run(['git', 'commit', '-m', 'config']).returncode)"
+    python = plain(repo, sys.executable, "-c", script)
+    assert python.returncode != 0 and "[jouet rule: committed-secrets]" in python.stderr
+    if shutil.which("make"):
+        (repo / "Makefile").write_text("save:\n\tgit commit -m config\n")
+        make = plain(repo, "make", "save")
+        assert make.returncode != 0 and "[jouet rule: committed-secrets]" in make.stderr
+    assert git(repo, "log", "--oneline").count("\n") == 1  # nothing was committed
 
 
 # The pre-commit framework, for real -------------------------------------------------------------
@@ -176,3 +184,23 @@ def test_framework_pre_push_stops_a_forced_push(tmp_path: Path, pre_commit_home:
     assert ahead
     fast_forward = try_repo(repo, pre_commit_home, "jouet-pre-push", *ff)
     assert fast_forward.returncode == 0, fast_forward.stdout + fast_forward.stderr
+
+
+def test_deleting_a_remote_branch_that_holds_unique_work(pushed: tuple[Path, Path], tmp_path: Path) -> None:
+    repo, remote = pushed
+    # Someone else pushes a branch with work of its own; this clone fetches it.
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(remote), str(other))
+    git(other, "switch", "-q", "-c", "feature")
+    (other / "feature.md").write_text("their work\n")
+    git(other, "add", "feature.md")
+    git(other, "commit", "-q", "-m", "their work")
+    git(other, "push", "-q", "origin", "feature")
+    git(other, "push", "-q", "origin", "main:merged")  # a branch with nothing of its own
+    git(repo, "fetch", "-q", "origin")
+    denied = plain(repo, "git", "push", "origin", "--delete", "feature")
+    assert denied.returncode != 0 and "[jouet rule: push-delete]" in denied.stderr
+    assert "feature" in git(remote, "branch", "--list", "feature")
+    allowed = plain(repo, "git", "push", "-q", "origin", ":merged")
+    assert allowed.returncode == 0, allowed.stderr
+    assert git(remote, "branch", "--list", "merged").strip() == ""

@@ -48,6 +48,9 @@ _RARE = {
 _compiled: dict[str, Callable[[str, int], re.Match[str] | None]] = {}
 
 
+# Characters that start an escape, quoted text or an expansion inside ${...} and $((...)).
+_QUOTING = "\\'\"$`"
+
 def _lazy(name: str) -> Callable[[str, int], re.Match[str] | None]:
     """The match function of a rarely needed pattern, compiled on first use."""
     got = _compiled.get(name)
@@ -1086,6 +1089,26 @@ class Reader:
         self.i = j if j > i + 1 else i + 1
         return s[i : self.i] if j > i + 1 else "$"
 
+    def skip_quoted(self, i: int) -> int:
+        """Past the escape, quoted text or expansion at I (a character of _QUOTING), read as data
+        inside ${...} or $((...)); returns where reading goes on."""
+        s = self.s
+        c = s[i]
+        if c == "\\":
+            return i + 2
+        if c == "'":
+            j = s.find("'", i + 1)
+            return self.n if j < 0 else j + 1
+        self.i = i
+        if c == '"':
+            self.i = i + 1
+            self.dquote([])
+        elif c == "$":
+            self.dollar(False)
+        else:
+            self.backtick(False)
+        return self.i
+
     def brace(self) -> None:
         """Read a ${...} expansion from just inside its brace to just past its closing one."""
         if not self.enter():
@@ -1106,23 +1129,8 @@ class Reader:
                 elif c == "{":
                     depth += 1
                     i += 1
-                elif c == "\\":
-                    i += 2
-                elif c == "'":
-                    j = s.find("'", i + 1)
-                    i = n if j < 0 else j + 1
-                elif c == '"':
-                    self.i = i + 1
-                    self.dquote([])
-                    i = self.i
-                elif c == "$":
-                    self.i = i
-                    self.dollar(False)
-                    i = self.i
-                elif c == "`":
-                    self.i = i
-                    self.backtick(False)
-                    i = self.i
+                elif c in _QUOTING:
+                    i = self.skip_quoted(i)
                 else:
                     i += 1
             self.i = n
@@ -1378,23 +1386,8 @@ class Reader:
                         return
                     depth -= 1
                     i += 1
-                elif c == "\\":
-                    i += 2
-                elif c == "'":
-                    j = s.find("'", i + 1)
-                    i = n if j < 0 else j + 1
-                elif c == '"':
-                    self.i = i + 1
-                    self.dquote([])
-                    i = self.i
-                elif c == "$":
-                    self.i = i
-                    self.dollar(False)
-                    i = self.i
-                else:  # backtick
-                    self.i = i
-                    self.backtick(False)
-                    i = self.i
+                else:  # what the plain-text pattern stops at besides parentheses: quoting
+                    i = self.skip_quoted(i)
             self.i = n
             self.bad("arithmetic (( is never closed")
         finally:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import Any
 
 from jouet_git import gitdir, paths
@@ -42,6 +41,7 @@ from jouet_git.plugin import store
 from jouet_git.plugin.fetch import BUILTIN, Fetched, fetch, is_git
 from jouet_git.plugin.manifest import PluginError, name_problem
 from jouet_git.trust.content import scan
+from jouet_git.trust.review import confirm
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -93,14 +93,8 @@ def _fetch(source: str, rev: str | None) -> Fetched:
 
 
 def _confirm(question: str, yes: bool) -> bool:
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        raise JouetError("jouet asks before it pins a plugin, and there is no terminal to ask on: run it in a "
-                         "terminal, or add --yes once you have read what it shows")
-    sys.stderr.write(f"\n{question} [y/N] ")
-    sys.stderr.flush()
-    return sys.stdin.readline().strip().lower() in ("y", "yes")
+    return confirm(question, yes, "jouet asks before it pins a plugin, and there is no terminal to ask on: run it "
+                                  "in a terminal, or add --yes once you have read what it shows")
 
 
 def _emit(as_json: bool, data: dict[str, Any], lines: list[str]) -> None:

@@ -27,7 +27,6 @@ import argparse
 import datetime
 import json
 import os
-import sys
 from typing import Any
 
 from jouet_git import gitdir
@@ -208,15 +207,9 @@ def _render(report: dict[str, Any], state: RepoState) -> list[str]:
 
 
 def _confirm(question: str, yes: bool) -> bool:
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        raise JouetError("jouet asks before it trusts anything, and there is no terminal to ask on: run "
-                         "`jouet trust` in a terminal, or `jouet trust --yes` once you have read `jouet trust --show`")
-    sys.stderr.write(f"\n{question} [y/N] ")
-    sys.stderr.flush()
-    answer = sys.stdin.readline()
-    return answer.strip().lower() in ("y", "yes")
+    return review.confirm(question, yes, "jouet asks before it trusts anything, and there is no terminal to ask "
+                                         "on: run `jouet trust` in a terminal, or `jouet trust --yes` once you "
+                                         "have read `jouet trust --show`")
 
 
 def _head(root: str) -> str | None:

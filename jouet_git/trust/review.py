@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import Any
 
 from jouet_git.engine.model import BROKEN, DISABLED, NEEDS, UNTRUSTED, Rule
+from jouet_git.errors import JouetError
 
 RUNS = "runs"
 REFUSED = "refused"
@@ -95,3 +97,15 @@ def render_scripts(scripts: list[dict[str, Any]], indent: str = "  ") -> list[st
 
 def count_runnable(views: list[dict[str, Any]]) -> int:
     return sum(1 for v in views if v["state"] in (RUNS, "waits", "disabled"))
+
+
+def confirm(question: str, yes: bool, no_terminal: str) -> bool:
+    """Whether the person agrees to QUESTION: yes when --yes was given, else asked on the terminal.
+    Without a terminal to ask on, it refuses with NO_TERMINAL (what to do instead)."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise JouetError(no_terminal)
+    sys.stderr.write(f"\n{question} [y/N] ")
+    sys.stderr.flush()
+    return sys.stdin.readline().strip().lower() in ("y", "yes")

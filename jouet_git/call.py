@@ -149,7 +149,7 @@ class Call:
     """
 
     __slots__ = (
-        "_commands", "_incomplete", "agent", "background", "command", "cwd", "event", "exit_code",
+        "_commands", "agent", "background", "command", "cwd", "event", "exit_code",
         "harness", "input", "kind", "path", "rewrite", "session", "tool",
     )
 
@@ -183,7 +183,6 @@ class Call:
         self.rewrite = rewrite
         self.background = background
         self._commands: list[Command] | None = None
-        self._incomplete = False
 
     @property
     def commands(self) -> list[Command]:
@@ -192,22 +191,10 @@ class Call:
             if self.kind == KIND_SHELL and self.command:
                 from jouet_git.shell import parse
 
-                result = parse(self.command, self.exit_code if self.event == POST_TOOL_USE else None)
-                self._commands = result.commands
-                self._incomplete = result.incomplete
+                self._commands = parse(self.command, self.exit_code if self.event == POST_TOOL_USE else None).commands
             else:
                 self._commands = []
         return self._commands
-
-    @property
-    def incomplete(self) -> bool:
-        """Whether the shell reader could not read all of the command (kept as data)."""
-        self.commands  # noqa: B018 - parse on first use
-        return self._incomplete
-
-    @property
-    def is_shell(self) -> bool:
-        return self.kind == KIND_SHELL
 
     def __repr__(self) -> str:
         return f"Call({self.event}, {self.harness}, {self.tool}, command={self.command!r}, path={self.path!r})"

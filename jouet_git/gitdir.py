@@ -1,58 +1,109 @@
-"""Finding a repository from the filesystem alone, without starting git (the hook path)."""
+"""Finding a repository by reading files, never by running git (the hook path: imports only os).
+
+Starting `git rev-parse` would cost more than everything else a hook does. What is needed is in a
+handful of small files:
+
+    <worktree>/.git                 a directory (the main worktree) or a file "gitdir: PATH"
+    <git dir>/commondir             in a linked worktree: the path of the shared git dir
+    <git dir>/HEAD                  "ref: refs/heads/BRANCH", or a commit id when detached
+    <git dir>/index                 the index, whose header counts its entries
+"""
 
 from __future__ import annotations
 
 import os
 
 
-def find_root(cwd: str) -> str | None:
-    """The work tree root holding CWD (the nearest directory above with a .git entry), or None."""
-    directory = os.path.abspath(cwd)
-    while True:
-        if os.path.exists(os.path.join(directory, ".git")):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
+class Repo:
+    """A worktree and the git directories behind it (all absolute, symlinks resolved)."""
+
+    __slots__ = ("common_dir", "git_dir", "root")
+
+    def __init__(self, root: str, git_dir: str, common_dir: str) -> None:
+        self.root = root
+        self.git_dir = git_dir
+        self.common_dir = common_dir
+
+    def branch(self) -> str | None:
+        """The checked-out branch (`main`, `feat/x`), or None when HEAD is detached or unreadable."""
+        head = _read(os.path.join(self.git_dir, "HEAD"))
+        if head is None or not head.startswith("ref:"):
             return None
-        directory = parent
+        ref = head[4:].strip()
+        if ref.startswith("refs/heads/"):
+            ref = ref[len("refs/heads/"):]
+        if not ref or ref == ".invalid":  # a reftable repository keeps its real HEAD elsewhere
+            return None
+        return ref
+
+    def __repr__(self) -> str:
+        return f"Repo(root={self.root!r}, git_dir={self.git_dir!r}, common_dir={self.common_dir!r})"
 
 
-def git_dir(root: str) -> str | None:
-    """The git directory of the work tree at ROOT: .git itself, or where a .git file points."""
-    dot_git = os.path.join(root, ".git")
-    if os.path.isdir(dot_git):
-        return dot_git
+def _read(path: str) -> str | None:
     try:
-        with open(dot_git, encoding="utf-8") as f:
-            first = f.readline().strip()
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(4096).strip()
     except OSError:
         return None
-    if not first.startswith("gitdir:"):
+
+
+def _git_dir_of(worktree: str) -> str | None:
+    """The git dir that WORKTREE/.git names, or None when there is none (or it is unusable)."""
+    dot_git = os.path.join(worktree, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git if os.path.exists(os.path.join(dot_git, "HEAD")) else None
+    text = _read(dot_git)
+    if text is None or not text.startswith("gitdir:"):
         return None
-    target = first[len("gitdir:"):].strip()
-    return os.path.normpath(os.path.join(root, target))
+    target = text[len("gitdir:"):].strip()
+    if not os.path.isabs(target):
+        target = os.path.join(worktree, target)
+    return target if os.path.isdir(target) else None
+
+
+def find(cwd: str) -> Repo | None:
+    """The repository whose worktree holds CWD, or None outside any (and in a bare repository)."""
+    current = os.path.realpath(cwd)
+    while True:
+        if os.path.basename(current) == ".git":
+            # Inside a git dir itself: no worktree here.
+            return None
+        git_dir = _git_dir_of(current)
+        if git_dir is not None:
+            git_dir = os.path.realpath(git_dir)
+            common = _read(os.path.join(git_dir, "commondir"))
+            if common:
+                common_dir = common if os.path.isabs(common) else os.path.join(git_dir, common)
+                common_dir = os.path.realpath(common_dir)
+            else:
+                common_dir = git_dir
+            return Repo(current, git_dir, common_dir)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def find_root(cwd: str) -> str | None:
+    """The root of the work tree holding CWD, or None outside any."""
+    repo = find(cwd)
+    return repo.root if repo is not None else None
 
 
 def common_dir(root: str) -> str | None:
     """The repository's common git directory, shared by all its worktrees."""
-    gd = git_dir(root)
-    if gd is None:
-        return None
-    try:
-        with open(os.path.join(gd, "commondir"), encoding="utf-8") as f:
-            target = f.read().strip()
-    except OSError:
-        return gd
-    return os.path.normpath(os.path.join(gd, target))
+    repo = find(root)
+    return repo.common_dir if repo is not None else None
 
 
 def index_entries(root: str) -> int | None:
     """How many entries the index holds (what `git ls-files` counts), read from its header."""
-    gd = git_dir(root)
-    if gd is None:
+    repo = find(root)
+    if repo is None:
         return None
     try:
-        with open(os.path.join(gd, "index"), "rb") as f:
+        with open(os.path.join(repo.git_dir, "index"), "rb") as f:
             header = f.read(12)
     except FileNotFoundError:
         return 0

@@ -14,6 +14,11 @@ import json
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from jouet_git.call import Call
+    from jouet_git.engine.decide import Decision
+
 USAGE = __doc__ or ""
 
 
@@ -83,19 +88,14 @@ def _session_start(payload: dict[str, object]) -> int:
     return 0
 
 
-def _record(call: object, decision: object) -> None:
+def _record(call: Call, decision: Decision) -> None:
     """One ledger line per rule that spoke up: which rule, what it did, to which programs."""
-    from jouet_git.engine.decide import Decision
-
-    assert isinstance(decision, Decision)
     findings = ([decision.deny] if decision.deny else []) + decision.warnings + \
         ([decision.rewrite] if decision.rewrite else [])
     if not findings and not decision.errors:
         return
     from jouet_git import journal
-    from jouet_git.call import Call
 
-    assert isinstance(call, Call)
     programs = sorted({c.program for c in call.commands})
     base = {"harness": call.harness, "event": call.event, "session": call.session, "agent": call.agent,
             "tool": call.tool, "programs": programs}

@@ -110,7 +110,7 @@ def check_example(rule: Rule, kind: str, example: Any, scripts: Any = None) -> E
     try:
         outcome = evaluate(rule, call, ctx, runner)
     except Exception as error:
-        return ExampleResult(kind, example, False, (kind == "fires" and "fires") or "quiet",
+        return ExampleResult(kind, example, False, kind,
                              f"error: {error}")
     actual = describe(outcome)
     item = example if isinstance(example, dict) else {}

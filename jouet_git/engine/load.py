@@ -14,7 +14,7 @@ from typing import Any
 import tomli
 
 from jouet_git.engine import keys
-from jouet_git.engine.model import BROKEN, BUILTIN, ENFORCED, PLUGIN, REPO, USER, Rule
+from jouet_git.engine.model import ENFORCED, PLUGIN, REPO, Rule
 
 _NAME_RE = re.compile(keys.NAME_PATTERN)
 _FLAG_RE = re.compile(r"-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*")
@@ -416,6 +416,3 @@ def _example(item: Any, kind: str, line: Any, name: str) -> Any:
                 raise RuleError(f"example field `{key}` must be a list of tables", line(key), name)
     return item
 
-
-SOURCES_DEFAULT_MODE = {BUILTIN: "deny", ENFORCED: "deny", USER: "warn", PLUGIN: "deny", REPO: "deny"}
-__all__ = ["BROKEN", "RuleError", "load_file", "load_text", "validate_rule"]

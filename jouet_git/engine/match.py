@@ -31,13 +31,12 @@ _STILL_PRINTS = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1"
 class Context:
     """What matching may need beyond the call, computed at most once per call."""
 
-    __slots__ = ("_tracked", "home", "tracked_files")
+    __slots__ = ("home", "tracked_files")
 
     def __init__(self, tracked_files: int | None = None, home: str | None = None) -> None:
         # None: unknown (outside a repository, or not worked out), and min_tracked_files holds.
         self.tracked_files = tracked_files
         self.home = home if home is not None else os.path.expanduser("~")
-        self._tracked: object = None
 
 
 class Parsed:

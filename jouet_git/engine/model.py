@@ -17,7 +17,6 @@ ENFORCED = "enforced"
 USER = "user"
 PLUGIN = "plugin"
 REPO = "repo"
-SOURCE_ORDER = (BUILTIN, ENFORCED, USER, PLUGIN, REPO)
 
 # A rule's state, as `jouet rule list` shows it.
 ENABLED = "enabled"
@@ -28,13 +27,6 @@ BROKEN = "broken"
 
 DENY = "deny"
 WARN = "warn"
-RECORD = "record"
-
-COMMAND_KEYS = (
-    "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args", "unless_args",
-    "max_args", "background", "text", "with", "unless_with", "prints", "stdout_to", "exit_code", "env",
-)
-TOOL_KEYS = ("tool", "paths", "unless_paths", "input", "unless_input", "min_tracked_files")
 
 
 class Matcher:
@@ -85,10 +77,6 @@ class Matcher:
         self.input: dict[str, Any] | None = data.get("input")
         self.unless_input = _tuple(data.get("unless_input"))
         self.min_tracked_files: int | None = data.get("min_tracked_files")
-
-    @property
-    def has_command_keys(self) -> bool:
-        return self.command is not None
 
 
 def _tuple(value: Any) -> tuple[str, ...] | None:
@@ -148,8 +136,6 @@ class Rule:
         """The mode `jouet rule list` shows."""
         if self.on == "post-tool-use" and self.script is None:
             return WARN
-        if self.data.get("records"):
-            return RECORD
         return WARN if self.only_warns else self.mode
 
     def to_data(self) -> dict[str, Any]:

@@ -49,11 +49,13 @@ def _is_search(call: Call) -> bool:
     return any(c.program in _SEARCH_PROGRAMS for c in call.commands) if call.command else False
 
 
-def decide_call(call: Call, ruleset: RuleSet | None = None, scripts: LazyScripts | None = None) -> Decision:
+def decide_call(call: Call, ruleset: RuleSet | None = None, scripts: LazyScripts | None = None,
+                also_disabled: frozenset[str] = frozenset()) -> Decision:
     """What the rules that apply in the call's directory decide about it. SCRIPTS, when given, is
-    reused (one Lua VM for many calls, as `jouet check --jsonl` does)."""
+    reused (one Lua VM for many calls, as `jouet check --jsonl` and a multi-ref push do);
+    ALSO_DISABLED turns rules off for this call on top of the settings (never an enforced one)."""
     if ruleset is None:
         ruleset = load(call.cwd)
     ctx = context_for(call, ruleset.root)
     rules = ruleset.candidates({c.program for c in call.commands})
-    return decide(rules, call, ctx, scripts or LazyScripts(ruleset), ruleset.disabled_now())
+    return decide(rules, call, ctx, scripts or LazyScripts(ruleset), ruleset.disabled_now() | also_disabled)

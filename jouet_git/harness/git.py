@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from jouet_git.call import Call
     from jouet_git.engine.decide import Decision
     from jouet_git.engine.ruleset import RuleSet
+    from jouet_git.engine.run import LazyScripts
 
 EVENTS = ("pre-commit", "pre-push", "post-checkout")
 
@@ -79,17 +80,14 @@ def allowed_rules() -> frozenset[str]:
     return frozenset(name.strip() for name in value.split(",") if name.strip())
 
 
-def decide_allowing(call: Call, ruleset: RuleSet, allowed: frozenset[str]) -> tuple[Decision, list[str]]:
+def decide_allowing(call: Call, ruleset: RuleSet, allowed: frozenset[str],
+                    scripts: LazyScripts) -> tuple[Decision, list[str]]:
     """Decide CALL; a denial by a rule in ALLOWED (not enforced) is let through and decided again."""
-    from jouet_git.engine.decide import decide
-    from jouet_git.engine.run import LazyScripts, context_for
+    from jouet_git.engine.run import decide_call
 
     skipped: list[str] = []
-    disabled = ruleset.disabled_now()
-    ctx = context_for(call, ruleset.root)
-    scripts = LazyScripts(ruleset)
     while True:
-        decision = decide(ruleset.rules, call, ctx, scripts, disabled | frozenset(skipped))
+        decision = decide_call(call, ruleset, scripts, frozenset(skipped))
         deny = decision.deny
         if deny is None or deny.rule not in allowed or deny.source_label.startswith("enforced"):
             return decision, skipped
@@ -99,14 +97,16 @@ def decide_allowing(call: Call, ruleset: RuleSet, allowed: frozenset[str]) -> tu
 def check_calls(calls: list[Call]) -> int:
     from jouet_git import journal
     from jouet_git.engine.ruleset import load
+    from jouet_git.engine.run import LazyScripts
 
     if not calls:
         return 0
     ruleset = load(calls[0].cwd)
+    scripts = LazyScripts(ruleset)  # one Lua VM for every ref of a push
     allowed = allowed_rules()
     status = 0
     for call in calls:
-        decision, let_through = decide_allowing(call, ruleset, allowed)
+        decision, let_through = decide_allowing(call, ruleset, allowed, scripts)
         for name in let_through:
             _err(f"jouet: JOUET_ALLOW let `{call.command}` through rule {name}; recorded")
             journal.append(journal.LEDGER, {"harness": "git", "event": call.input.get("hook", "pre-commit"),

@@ -86,3 +86,31 @@ def claude_payload(command: str, cwd: str | Path, event: str = "PreToolUse", **e
 
 def have(program: str) -> bool:
     return shutil.which(program) is not None
+
+
+def run_as_nobody(code: str, cwd: str | Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run Python CODE as the unprivileged user `nobody` (for tests that need a permission to be
+    refused while the suite runs as root). jouet_git is copied where nobody can read it, since the
+    checkout may be private to root, and the base interpreter runs it with no site-packages."""
+    import tempfile
+
+    setpriv = shutil.which("setpriv")
+    assert setpriv is not None, "setpriv (util-linux) is needed to run this test as root"
+    import jouet_git
+
+    copy = tempfile.mkdtemp(prefix="jouet-nobody-")
+    try:
+        os.chmod(copy, 0o755)
+        shutil.copytree(os.path.dirname(jouet_git.__file__), os.path.join(copy, "jouet_git"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for base, dirs, files in os.walk(copy):
+            for name in dirs:
+                os.chmod(os.path.join(base, name), 0o755)
+            for name in files:
+                os.chmod(os.path.join(base, name), 0o644)
+        python = os.path.realpath(sys.executable)
+        return subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", python, "-s", "-c", code],
+                              cwd=cwd, env={**env, "PYTHONPATH": copy, "PYTHONDONTWRITEBYTECODE": "1"},
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)

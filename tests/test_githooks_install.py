@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import git, make_repo
+from helpers import git, make_repo, run_as_nobody
 from test_githooks_support import (
     ZERO,
     capture_hook,
@@ -301,9 +301,6 @@ def test_an_unwritable_hooks_dir_is_a_clear_error(tmp_path: Path) -> None:
             message = caught.value.message
         else:
             # root writes anywhere: run the installer as an unprivileged user instead
-            setpriv = shutil.which("setpriv")
-            if setpriv is None:
-                pytest.skip("running as root without setpriv: cannot make a directory unwritable")
             code = (
                 "from jouet_git.setup.git import install\n"
                 "from jouet_git.errors import JouetError\n"
@@ -322,10 +319,7 @@ def test_an_unwritable_hooks_dir_is_a_clear_error(tmp_path: Path) -> None:
                 "GIT_CONFIG_KEY_0": "safe.directory",
                 "GIT_CONFIG_VALUE_0": "*",
             }
-            proc = subprocess.run(
-                [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c", code],
-                cwd=base, env=env, capture_output=True, text=True,
-            )
+            proc = run_as_nobody(code, base, env)
             assert proc.returncode == 3, proc.stderr
             message = proc.stdout
         assert "cannot write to the hooks directory" in message and str(hooks) in message

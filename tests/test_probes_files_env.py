@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 import os
 import shutil
-import subprocess
-import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from helpers import run_as_nobody
 
 from jouet_git.probes.core import ProbeError, Probes
 from jouet_git.probes.files import MAX_BYTES
@@ -58,29 +58,26 @@ def test_a_fifo_is_not_opened(work: Path) -> None:
     assert value is None and reason is not None and "not a regular file" in reason
 
 
-def test_an_unreadable_file(tmp_path: Path) -> None:
+def test_an_unreadable_file() -> None:
     # A directory any user can enter, holding a file only its owner could read (mode 0).
-    base = tmp_path / "open"
-    base.mkdir()
-    os.chmod(tmp_path, 0o755)
-    os.chmod(base, 0o755)
-    secret = base / "locked.txt"
-    secret.write_text("x")
-    secret.chmod(0)
-    if os.geteuid() != 0:
-        value, reason = Probes(str(base)).file_contains("locked.txt", "x")
-    else:
-        # root reads any file: ask as an unprivileged user instead
-        setpriv = shutil.which("setpriv")
-        assert setpriv is not None, "setpriv (util-linux) is needed to run this test as root"
-        code = ("import sys; from jouet_git.probes.core import Probes\n"
-                f"print(repr(Probes({str(base)!r}).file_contains('locked.txt', 'x')))\n")
-        proc = subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-                               code], cwd=str(base), capture_output=True, text=True,
-                              env={"PATH": os.environ["PATH"], "HOME": str(base)})
-        assert proc.returncode == 0, proc.stderr
-        value, reason = ast.literal_eval(proc.stdout.strip())
-    assert value is None and reason is not None and "cannot read" in reason and "Permission denied" in reason
+    base = Path(tempfile.mkdtemp(prefix="jouet-unreadable-"))
+    try:
+        os.chmod(base, 0o755)
+        secret = base / "locked.txt"
+        secret.write_text("x")
+        secret.chmod(0)
+        if os.geteuid() != 0:
+            value, reason = Probes(str(base)).file_contains("locked.txt", "x")
+        else:
+            # root reads any file: ask as an unprivileged user instead
+            code = ("from jouet_git.probes.core import Probes\n"
+                    f"print(repr(Probes({str(base)!r}).file_contains('locked.txt', 'x')))\n")
+            proc = run_as_nobody(code, base, {"PATH": os.environ["PATH"], "HOME": str(base)})
+            assert proc.returncode == 0, proc.stderr
+            value, reason = ast.literal_eval(proc.stdout.strip())
+        assert value is None and reason is not None and "cannot read" in reason and "Permission denied" in reason
+    finally:
+        shutil.rmtree(base)
 
 
 def test_the_4_mib_limit(work: Path) -> None:

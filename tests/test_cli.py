@@ -1,4 +1,4 @@
-from helpers import run_jouet
+from testing import run_jouet
 
 
 def test_help_lists_every_command() -> None:

@@ -1201,8 +1201,14 @@ class Reader:
                 if i < n and s[i] != "'":
                     e = s[i]
                     i += 1
+                    quote = ""
                     if e == "\\" and i < n and s[i] == "\\":
                         i += 1
+                    elif e == "\\" and i < n and s[i] == "'":
+                        # bash's scanner reads \' as an escaped quote before decoding: `\c\'` is
+                        # control-backslash then a literal quote, and the string goes on.
+                        i += 1
+                        quote = "'"
                     if e == "?":
                         ch = "\x7f"
                     elif e < "\x80":
@@ -1213,6 +1219,7 @@ class Reader:
                         data = e.encode("utf-8", "surrogatepass")
                         ch = chr(data[0] & 0x1F) + "".join(_byte(b, True)[0] for b in data[1:])
                         raw_bytes = True
+                    ch += quote
                 else:
                     ch = "\\c"
             else:

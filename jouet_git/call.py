@@ -146,10 +146,11 @@ class Call:
     commands is parsed from command on first use.
     rewrite: whether a rule may answer with a rewrite (a built-in deny-mode rule, before a Claude
     Code Bash call). background: the harness runs the whole call in the background.
+    incomplete and problems: the shell reader's verdict on the command (read together with commands).
     """
 
     __slots__ = (
-        "_commands", "agent", "background", "command", "cwd", "event", "exit_code",
+        "_commands", "_problems", "agent", "background", "command", "cwd", "event", "exit_code",
         "harness", "input", "kind", "path", "rewrite", "session", "tool",
     )
 
@@ -183,6 +184,7 @@ class Call:
         self.rewrite = rewrite
         self.background = background
         self._commands: list[Command] | None = None
+        self._problems: list[str] = []
 
     @property
     def commands(self) -> list[Command]:
@@ -191,10 +193,26 @@ class Call:
             if self.kind == KIND_SHELL and self.command:
                 from jouet_git.shell import parse
 
-                self._commands = parse(self.command, self.exit_code if self.event == POST_TOOL_USE else None).commands
+                result = parse(self.command, self.exit_code if self.event == POST_TOOL_USE else None)
+                self._commands = result.commands
+                self._problems = result.problems if result.incomplete else []
+                if result.incomplete and not self._problems:
+                    self._problems = ["part of the command could not be read"]
             else:
                 self._commands = []
         return self._commands
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether the shell reader gave up on part of the command (kept as data, not commands)."""
+        self.commands  # noqa: B018 - parse on first use
+        return bool(self._problems)
+
+    @property
+    def problems(self) -> list[str]:
+        """What the reader could not read, and where, for people (empty when it read everything)."""
+        self.commands  # noqa: B018 - parse on first use
+        return self._problems
 
     def __repr__(self) -> str:
         return f"Call({self.event}, {self.harness}, {self.tool}, command={self.command!r}, path={self.path!r})"

@@ -26,6 +26,46 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
 }
 
 
+def _from_root(path: str) -> bool:
+    """Whether PATH names a place on its own: absolute, or under ~ or $HOME."""
+    return path.startswith(("/", "~", "$HOME", "${HOME}"))
+
+
+def git_where(argv: list[str], base: str | bool | None) -> str | bool | None:
+    """Where the git command ARGV runs, as the probes' `dir` takes it.
+
+    BASE is where the shell runs the command (what jouet.dirs gives: None for the call's own
+    directory, a path as written, or False after a cd jouet cannot follow). Each `-C DIR` before the
+    subcommand moves it, as git does: an absolute DIR (or one under ~ or $HOME) replaces it, and a
+    relative one is joined to it. The answer is False when it cannot be known: a `-C` with no
+    value, a relative `-C` after an unknown cd, or a repository named by --git-dir or --work-tree.
+    Every other global option is skipped with its value (`-c k=v`, `--attr-source REV`, ...).
+    """
+    where = base
+    takes_value = GLOBAL_VALUE_OPTIONS["git"]
+    i = 1
+    n = len(argv)
+    while i < n:
+        word = argv[i]
+        if word == "--" or not is_option(word):
+            break
+        name = word.split("=", 1)[0]
+        if word == "-C":
+            if i + 1 >= n:
+                return False
+            target = argv[i + 1]
+            if (target and _from_root(target)) or where is None:
+                where = target or where
+            elif target and where is not False:
+                where = f"{where}/{target}"
+            i += 2
+            continue
+        if name in ("--git-dir", "--work-tree"):
+            return False
+        i += 2 if "=" not in word and name in takes_value else 1
+    return where
+
+
 def is_option(word: str) -> bool:
     return len(word) > 1 and word[0] == "-"
 

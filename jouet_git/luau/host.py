@@ -46,6 +46,7 @@ EXAMPLE_BUDGET = Budget(time=1.0, instructions=1_000_000)
 KINDS = ("test", "lint", "build")
 
 CALL_FIELDS = ("event", "harness", "tool", "command", "path", "cwd", "session", "agent", "exit_code", "rewrite",
+               "incomplete", "problems",
                "commands", "input")
 COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
                   "span", "words_at", "nested", "matched", "status", "text", "line", "background")
@@ -232,6 +233,14 @@ class ScriptHost:
                 return None, []
             return command.argv[i], command.argv[i + 1:]
 
+        def where_of(tag: Any, base: Any = None) -> Any:
+            command = self._command(tag, "jouet.git.where")
+            if base is not None and not isinstance(base, (str, bool)):
+                raise TypeError("jouet.git.where: the directory must be what jouet.dirs gives (a path, false or nil)")
+            if command.program != "git":
+                return base
+            return cmdline.git_where(command.argv, base)
+
         def gh_of(tag: Any) -> Any:
             command = self._command(tag, "jouet.gh")
             if command.program != "gh":
@@ -292,7 +301,8 @@ class ScriptHost:
             return sb.module(fields, self._gap(f"jouet.{name}"), call)
 
         git = submodule("git", {"state": self._probe("git_state"), "tree": self._probe("git_tree"),
-                                "changed": self._probe("git_changed"), "ahead": self._probe("git_ahead")},
+                                "changed": self._probe("git_changed"), "ahead": self._probe("git_ahead"),
+                                "where": sb.by_tag(where_of, 1)},
                         sb.by_tag(git_of, 1))
         return {
             "deny": decision("deny"), "warn": decision("warn"), "allow": decision("allow"),
@@ -357,6 +367,7 @@ class ScriptHost:
             "path": call.path, "cwd": call.cwd, "session": call.session, "agent": call.agent,
             "exit_code": call.exit_code, "rewrite": call.rewrite, "input": _plain(call.input),
             "commands": self._command_list(call.commands, set(matched)),
+            "incomplete": call.incomplete, "problems": self.sb.readonly(list(call.problems)),
         }
         return self.sb.module({k: v for k, v in fields.items() if v is not None}, self._gap("call"), None,
                               CALL_FIELDS)

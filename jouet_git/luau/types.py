@@ -50,6 +50,9 @@ export type JouetCall = {
 \texit_code: number?,
 \trewrite: boolean,
 \tcommands: {JouetCommand},
+\t-- Whether the shell reader gave up on part of the command (kept as data), and what it could not read.
+\tincomplete: boolean,
+\tproblems: {string},
 \t-- The tool's input as the harness sent it.
 \tinput: {[string]: any},
 }
@@ -136,6 +139,9 @@ declare jouet: {
 \t\t-- (refs/remotes/origin/*) or a stash entry (stash@{1}); of: a revision, or "*" for every
 \t\t-- branch, remote-tracking branch and tag but those, which counts what deleting them would lose.
 \t\tahead: (branch: string, of: string, dir: string?) -> (number?, string?),
+\t\t-- Where a git command runs, for the probes' dir: the directory jouet.dirs gave for it, moved by
+\t\t-- its -C options; false when it cannot be known (--git-dir, --work-tree, a cd jouet cannot follow).
+\t\twhere: (command: JouetCommand, dir: (string | boolean)?) -> (string | boolean)?,
 \t},
 \tgh: (command: JouetCommand) -> {string}?,
 \toptions: (args: {string}) -> {string},

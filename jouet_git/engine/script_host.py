@@ -139,8 +139,12 @@ class _Current:
 class ScriptHost:
     """One sandbox for every script rule of a process."""
 
-    def __init__(self, budget: Budget = HOOK_BUDGET, examples: bool = False) -> None:
+    def __init__(self, budget: Budget | None = None, examples: bool = False) -> None:
         self.sb = Sandbox()
+        if budget is None:
+            from jouet_git import budgets
+
+            budget = Budget(time=budgets.script(), instructions=HOOK_BUDGET.instructions)
         self.budget = budget
         # Examples run with a plugin's own default settings, so a person narrowing them does not break
         # the plugin's examples; hooks run with the settings in force.

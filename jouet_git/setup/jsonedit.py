@@ -300,7 +300,12 @@ class Document:
     # -- rendering ------------------------------------------------------------------------
 
     def render(self, value: Any, indent: str) -> str:
-        """VALUE as JSON in this file's style, its inner lines indented from INDENT."""
+        """VALUE as JSON in this file's style, its inner lines indented from INDENT.
+
+        A file written on one line gets new values on one line too.
+        """
+        if self._one_line():
+            return json.dumps(value, ensure_ascii=False, separators=(", ", self.colon))
         nl, unit = self.newline, self.unit
         if isinstance(value, dict):
             if not value:
@@ -356,7 +361,10 @@ class Document:
             close = container.end - 1
             between = self.text[container.start + 1:close]
             if between.strip() == "" and "\n" not in between:
-                self._splice(container.start + 1, close, nl + inner + body + nl + outer)
+                if self._one_line():
+                    self._splice(container.start + 1, close, body)
+                else:
+                    self._splice(container.start + 1, close, nl + inner + body + nl + outer)
             elif self._starts_line(close):  # comments or blank lines inside: add after them
                 at = self._line_start(close)
                 self._splice(at, at, inner + body + nl)
@@ -389,9 +397,10 @@ class Document:
                 else:
                     self.text = self.text[:end] + "," + self.text[end:]
                     self._splice(line_end + 1, line_end + 1, new_line)
-            else:
+            else:  # a compact container stays compact: the new value goes on the same line
                 insert_at = (after + 1) if has_comma else end
-                self._splice(insert_at, insert_at, ("" if has_comma else ",") + " " + body)
+                inline = self._compact(key, rendered_for)
+                self._splice(insert_at, insert_at, ("" if has_comma else ",") + " " + inline)
             return
         # before child INDEX
         pos, _ = positions[index]
@@ -400,7 +409,14 @@ class Document:
             inner = self._indent_of(pos)
             self._splice(line_start, line_start, inner + self._member_text(key, rendered_for, inner) + "," + nl)
         else:
-            self._splice(pos, pos, self._member_text(key, rendered_for, self._indent_of(pos)) + ", ")
+            self._splice(pos, pos, self._compact(key, rendered_for) + ", ")
+
+    def _compact(self, key: str | None, value: Any) -> str:
+        rendered = json.dumps(value, ensure_ascii=False, separators=(", ", self.colon))
+        return rendered if key is None else f"{json.dumps(key, ensure_ascii=False)}{self.colon}{rendered}"
+
+    def _one_line(self) -> bool:
+        return "\n" not in self.text[self.root.start:self.root.end] and self.root.end - self.root.start > 2
 
     def _member_text(self, key: str | None, value: Any, indent: str) -> str:
         rendered = self.render(value, indent)
@@ -457,8 +473,9 @@ class Document:
         comma = self._skip_all(positions[index - 1][1].end)
         end = child.end
         after = self._after_value(end)
-        if after < len(text) and text[after] == ",":
-            end = after + 1  # a trailing comma of its own goes too
+        trailing = after < len(text) and text[after] == ","
+        if trailing:
+            end = after + 1  # its own trailing comma goes with it; the one before it stays
         if self._starts_line(pos):
             line_end = text.find("\n", end)
             line_end = len(text) if line_end < 0 else line_end
@@ -468,7 +485,8 @@ class Document:
             self._splice(max(cut_start, comma + 1), line_end, "")
         else:
             self._splice(comma + 1, end, "")
-        self._splice(comma, comma + 1, "")
+        if not trailing:
+            self._splice(comma, comma + 1, "")
 
     def _skip_all(self, pos: int) -> int:
         """The first position at or after POS that is not whitespace or a comment."""

@@ -66,8 +66,12 @@ def run(args: argparse.Namespace) -> int:
     from jouet_git.setup.apply import apply
     from jouet_git.setup.targets import TARGETS
 
-    report = apply(TARGETS[args.target], args.project, cwd, jouet_for(args.project), args.uninstall,
-                   args.dry_run)
+    target = TARGETS[args.target]
+    if not (target.ready() or args.uninstall or args.dry_run):
+        raise JouetError(f"this jouet has no `jouet hook {target.name}` yet, so hooks installed now would fail on "
+                         f"every call ({target.title} may read that as a denial): upgrade jouet and run "
+                         f"`jouet setup {target.name}` again (--dry-run shows what it would write)")
+    report = apply(target, args.project, cwd, jouet_for(args.project), args.uninstall, args.dry_run)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0

@@ -59,6 +59,18 @@ class Target:
     container: str = "hooks"
     notes: str = ""
 
+    def ready(self) -> bool:
+        """Whether this jouet has the adapter `jouet hook NAME` needs (jouet_git/harness/NAME.py).
+
+        A hook installed without it would fail on every call, and Copilot and Cursor read a failed
+        hook as a denial. JOUET_SETUP_UNREADY=1 lets the tests install anyway.
+        """
+        import importlib.util
+
+        if os.environ.get("JOUET_SETUP_UNREADY") == "1":
+            return True
+        return importlib.util.find_spec(f"jouet_git.harness.{self.name}") is not None
+
     def user_path(self) -> str:
         base = os.environ.get(self.home_env or "") if self.home_env else None
         if not base:

@@ -142,6 +142,25 @@ EXISTING = {
 HARNESSES = sorted(EXISTING)
 
 
+@pytest.fixture(autouse=True)
+def any_harness(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Install for every harness, whether or not this jouet has its adapter yet (see Target.ready)."""
+    monkeypatch.setenv("JOUET_SETUP_UNREADY", "1")
+
+
+def test_a_harness_without_its_adapter_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JOUET_SETUP_UNREADY")
+    from jouet_git.setup.targets import TARGETS
+
+    missing = [t for t in TARGETS.values() if not t.ready()]
+    for target in missing:
+        proc = run_jouet("setup", target.name, cwd=tmp_path)
+        assert proc.returncode == 2 and f"no `jouet hook {target.name}` yet" in proc.stderr
+        assert not Path(target.user_path()).exists()
+        assert run_jouet("setup", target.name, "--dry-run", cwd=tmp_path).returncode == 0
+    assert TARGETS["claude"].ready()
+
+
 def home() -> Path:
     return Path(os.environ["HOME"])
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jouet_git.errors import JouetError
-from jouet_git.fsutil import write_atomic
 from jouet_git.setup import saved
 from jouet_git.setup.jsonedit import Document, JsonSyntaxError
 from jouet_git.setup.targets import AMP, GROUPED, SCRIPTS, Event, Target, ours
+from jouet_git.store import write_atomic
 
 
 @dataclass

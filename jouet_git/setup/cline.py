@@ -17,10 +17,10 @@ import os
 import re
 
 from jouet_git.errors import JouetError
-from jouet_git.fsutil import write_atomic
 from jouet_git.setup import saved
 from jouet_git.setup.apply import Report
 from jouet_git.setup.targets import Event, Target, cline_script
+from jouet_git.store import write_atomic
 
 _EXEC = re.compile(r"^exec (.+) hook cline ([a-z-]+)$", re.MULTILINE)
 

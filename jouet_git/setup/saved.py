@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 
 from jouet_git import paths
-from jouet_git.fsutil import write_atomic
+from jouet_git.store import write_atomic
 
 KEEP = 3
 

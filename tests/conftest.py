@@ -34,6 +34,7 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("JOUET_RULES_DISABLE", "JOUET_SESSION_ID", "JOUET_ALLOW", "JOUET_RULES_NETWORK", "JOUET_STORE_CONTENT",
+                 "CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "CLINE_DIR",
                  "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PRE_COMMIT"):
         monkeypatch.delenv(name, raising=False)
     yield base

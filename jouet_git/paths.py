@@ -45,8 +45,12 @@ def data_dir() -> str:
     return _dir("JOUET_DATA_DIR", "XDG_DATA_HOME", os.path.join(".local", "share"))
 
 
+# Where enforced rules always come from: no variable moves it (JOUET_SYSTEM_DIR adds a directory).
+FIXED_SYSTEM_DIR = "/etc/jouet"
+
+
 def system_dir() -> str:
-    return os.environ.get("JOUET_SYSTEM_DIR") or "/etc/jouet"
+    return os.environ.get("JOUET_SYSTEM_DIR") or FIXED_SYSTEM_DIR
 
 
 def user_rules_dir() -> str:

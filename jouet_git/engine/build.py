@@ -67,24 +67,34 @@ def build(root: str | None, extra_sources: list[srcmod.Source] | None = None,
     if root is not None:
         deps.append(os.path.join(root, ".jouet"))
     rules: list[Rule] = []
+    failures: list[str] = []
     taken: dict[str, Rule] = {}
     for source in sources:
         deps.append(source.directory)
-        deps.extend(_tree(source.directory))
-        deps.extend(source.deps)
-        if source.problem:
-            problems.append(source.problem)
-        for file in source.files:
-            for rule in load_file(file, source.kind, source.label, source.prefix):
-                if source.settings is not None:
-                    # Examples run with the plugin's defaults; the rule then runs with the settings in force.
-                    rule.data["settings"] = dict(source.default_settings or {})
-                _settle(rule, source, taken, disable)
-                if source.settings is not None:
-                    rule.data["settings"] = dict(source.settings)
-                    rule.data["default_settings"] = dict(source.default_settings or {})
-                rules.append(rule)
-    ruleset = RuleSet(rules, disable, network, problems, srcmod.describe(sources), root)
+        if source.failure:
+            failures.append(source.failure)
+            problems.append(source.failure)
+            continue
+        try:
+            deps.extend(_tree(source.directory))
+            deps.extend(source.deps)
+            if source.problem:
+                problems.append(source.problem)
+            for file in source.files:
+                for rule in load_file(file, source.kind, source.label, source.prefix):
+                    if source.settings is not None:
+                        # Examples run with the plugin's defaults; the rule then runs with the settings in force.
+                        rule.data["settings"] = dict(source.default_settings or {})
+                    _settle(rule, source, taken, disable)
+                    if source.settings is not None:
+                        rule.data["settings"] = dict(source.settings)
+                        rule.data["default_settings"] = dict(source.default_settings or {})
+                    rules.append(rule)
+        except Exception as error:  # one source's failure must never silence the others
+            why = srcmod.failed(source.kind, f"the rules of {source.label}", source.directory, error).failure
+            failures.append(why)
+            problems.append(why)
+    ruleset = RuleSet(rules, disable, network, problems, srcmod.describe(sources), root, failures)
     return ruleset, deps
 
 

@@ -136,6 +136,17 @@ def claims_found(cwd: str) -> bool:
     return any_live(cwd)
 
 
+def guarded_found(call: Call) -> bool:
+    """Whether CALL writes one of jouet's own files or hooks (jouet_git/guarded.py)."""
+    from jouet_git.call import KIND_EDIT, KIND_SHELL
+
+    if call.kind not in (KIND_EDIT, KIND_SHELL):
+        return False
+    from jouet_git.guarded import call_guarded
+
+    return bool(call_guarded(call))
+
+
 def evaluate(rule: Rule, call: Call, ctx: Context, scripts: ScriptRunner | None) -> Outcome | None:
     """What RULE says about CALL before its mode applies (examples check exactly this)."""
     hits = rule_matches(rule, call, ctx)
@@ -170,7 +181,8 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
             hits = rule_matches(rule, call, ctx)
             # Matching is cheap; what `requires` asks of the filesystem is checked only for a match.
             if hits is None or (rule.requires and not requires_found(rule.requires, call.cwd)) or (
-                    rule.requires_claims and not claims_found(call.cwd)):
+                    rule.requires_claims and not claims_found(call.cwd)) or (
+                    rule.requires_guarded and not guarded_found(call)):
                 continue
             outcome = _outcome(rule, call, hits, scripts)
         except Exception as error:  # a rule that throws says nothing, and is reported

@@ -15,6 +15,10 @@ import tomli
 
 from jouet_git.engine import keys
 from jouet_git.engine.model import ENFORCED, PLUGIN, REPO, Rule
+from jouet_git.store import read_regular
+
+# A rule file larger than this is not read (no rule needs a fraction of it).
+MAX_RULE_FILE = 4 << 20
 
 _NAME_RE = re.compile(keys.NAME_PATTERN)
 _FLAG_RE = re.compile(r"-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*")
@@ -78,9 +82,7 @@ class _Locator:
 def load_file(path: str, source: str, source_label: str, prefix: str = "") -> list[Rule]:
     """Every rule in the TOML file at PATH. A rule that does not validate comes back broken."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-        text = raw.decode("utf-8")
+        text = read_regular(path, MAX_RULE_FILE).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return [_broken_file(path, f"cannot read it: {error}", 1, source, source_label)]
     return load_text(text, path, source, source_label, prefix)
@@ -192,9 +194,9 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
         data["needs"] = list(needs)
     requires = table.get("requires")
     if requires is not None:
-        if not isinstance(requires, dict) or not requires or set(requires) - {"files", "claims"}:
-            raise RuleError("`requires` must be a table such as { files = [\"pitchfork.toml\"] } or "
-                            "{ claims = true }", line("requires"), name)
+        if not isinstance(requires, dict) or not requires or set(requires) - {"files", "claims", "guarded"}:
+            raise RuleError("`requires` must be a table such as { files = [\"pitchfork.toml\"] }, "
+                            "{ claims = true } or { guarded = true }", line("requires"), name)
         data["requires"] = {}
         if "files" in requires:
             files = requires["files"]
@@ -205,6 +207,10 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
             if requires["claims"] is not True:
                 raise RuleError("`requires.claims` can only be true", line("requires"), name)
             data["requires"]["claims"] = True
+        if "guarded" in requires:
+            if requires["guarded"] is not True:
+                raise RuleError("`requires.guarded` can only be true", line("requires"), name)
+            data["requires"]["guarded"] = True
     on = string("on")
     if on is not None:
         if on not in keys.EVENTS:

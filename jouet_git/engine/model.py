@@ -92,7 +92,8 @@ class Rule:
 
     __slots__ = (
         "author", "created", "data", "error", "examples", "file", "line", "matchers", "message",
-        "mode", "name", "needs", "on", "only_warns", "primer", "requires", "requires_claims", "scope", "script",
+        "mode", "name", "needs", "on", "only_warns", "primer", "requires", "requires_claims", "requires_guarded",
+        "scope", "script",
         "source", "source_label", "state", "state_detail", "suggest", "why",
     )
 
@@ -116,6 +117,8 @@ class Rule:
         self.requires: tuple[str, ...] = tuple(requires.get("files") or ())
         # Runs only where some session holds a live claim in the repository (a jouet extension).
         self.requires_claims: bool = requires.get("claims") is True
+        # Runs only when the call writes one of jouet's own files or hooks (jouet_git/guarded.py).
+        self.requires_guarded: bool = requires.get("guarded") is True
         self.matchers = [Matcher(m) for m in data.get("match") or ()]
         self.examples: dict[str, list[Any]] = data.get("examples") or {}
         self.script: str | None = data.get("script_path")

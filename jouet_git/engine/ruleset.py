@@ -18,7 +18,7 @@ import zlib
 from jouet_git import __version__, gitdir, paths
 from jouet_git.engine.model import Rule
 from jouet_git.engine.wildcard import has_wildcard
-from jouet_git.store import write_atomic
+from jouet_git.store import report, write_atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,16 +32,18 @@ _RACY_SECONDS = 2.0
 class RuleSet:
     """Every rule jouet loads for one directory, with the settings that apply to them."""
 
-    __slots__ = ("_by_program", "disabled", "network", "problems", "root", "rules", "sources")
+    __slots__ = ("_by_program", "disabled", "failures", "network", "problems", "root", "rules", "sources")
 
     def __init__(self, rules: list[Rule], disabled: list[str], network: bool, problems: list[str],
-                 sources: list[dict[str, Any]], root: str | None) -> None:
+                 sources: list[dict[str, Any]], root: str | None, failures: list[str] | None = None) -> None:
         self.rules = rules
         self.disabled = disabled
         self.network = network
         self.problems = problems
         self.sources = sources
         self.root = root
+        # Sources that could not be read at all (engine/sources.py `failed`): every hook says them.
+        self.failures = failures or []
         self._by_program: tuple[dict[str, list[int]], list[int]] | None = None
 
     def candidates(self, programs: set[str]) -> list[Rule]:
@@ -83,12 +85,12 @@ class RuleSet:
     def to_data(self) -> dict[str, Any]:
         return {"rules": [r.to_data() for r in self.rules], "disabled": self.disabled,
                 "network": self.network, "problems": self.problems, "sources": self.sources,
-                "root": self.root}
+                "root": self.root, "failures": self.failures}
 
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> RuleSet:
         return cls([Rule.from_data(r) for r in d["rules"]], d["disabled"], d["network"], d["problems"],
-                   d["sources"], d["root"])
+                   d["sources"], d["root"], d.get("failures") or [])
 
 
 def signature(path: str) -> tuple[int, ...] | None:
@@ -114,21 +116,29 @@ def _cache_file(key: str) -> str | None:
 
 
 def read_cache(key: str) -> RuleSet | None:
+    """The cached rule set for KEY, or None when there is none or it is stale. A cache file that cannot
+    be used (cut short, not jouet's, from a broken jouet) is said once and rebuilt: it never stops a hook."""
     file = _cache_file(key)
     if file is None:
         return None
     try:
         with open(file, "rb") as f:
             # marshal.load(f) reads a file piecemeal, ten times slower than loads on its bytes.
-            data = marshal.loads(f.read())
-    except (OSError, EOFError, ValueError, TypeError):
+            raw = f.read()
+    except OSError:
         return None
-    if not isinstance(data, dict) or data.get("key") != key:
-        return None
-    for path, sig in data["deps"]:
-        if signature(path) != sig:
+    try:
+        data = marshal.loads(raw)
+        if not isinstance(data, dict) or data.get("key") != key:
             return None
-    return RuleSet.from_data(data["ruleset"])
+        for path, sig in data["deps"]:
+            if signature(path) != sig:
+                return None
+        return RuleSet.from_data(data["ruleset"])
+    except Exception as error:  # a corrupt cache is rebuilt, never trusted and never fatal
+        report(f"the rule-set cache {file} could not be used ({type(error).__name__}: {error}); "
+               "jouet rebuilt the rules from their files", file)
+        return None
 
 
 def write_cache(key: str, ruleset: RuleSet, deps: list[str], started: float) -> None:
@@ -163,6 +173,6 @@ def load_root(root: str | None, use_cache: bool = True) -> RuleSet:
 
     started = time.time()
     ruleset, deps = build(root)
-    if use_cache:
+    if use_cache and not ruleset.failures:  # a source that failed is tried again on the next call
         write_cache(key, ruleset, deps, started)
     return ruleset

@@ -87,10 +87,11 @@ def schema() -> dict[str, Any]:
                   "description": "The jouet command the advice names."},
         "requires": {"type": "object", "minProperties": 1, "additionalProperties": False,
                      "properties": {"files": {"type": "array", "items": _STR, "minItems": 1},
-                                    "claims": {"const": True}},
-                     "description": "Project files the rule is about, or claims = true: the rule runs only "
-                                    "where they are (in the call's directory or above), or where some "
-                                    "session holds a claim."},
+                                    "claims": {"const": True}, "guarded": {"const": True}},
+                     "description": "Project files the rule is about, claims = true, or guarded = true: the "
+                                    "rule runs only where they are (in the call's directory or above), where "
+                                    "some session holds a claim, or when the call writes one of jouet's own "
+                                    "files or hooks."},
         "match": {"oneOf": [{"$ref": "#/definitions/match"},
                             {"type": "array", "items": {"$ref": "#/definitions/match"}, "minItems": 1}]},
         "examples": {"type": "object", "properties": {

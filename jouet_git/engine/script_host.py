@@ -52,7 +52,7 @@ COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_t
                   "span", "words_at", "nested", "matched", "status", "text", "line", "background")
 MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
                  "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
-                 "claims", "settings")
+                 "claims", "settings", "writes", "guarded")
 
 _CONTAINS = """
 function(list, value)
@@ -89,12 +89,12 @@ def _hash(data: bytes) -> str:
 def lua_for(path: str) -> str:
     """The Lua translation of the Luau script at PATH, from the cache when its source is there."""
     from jouet_git import __version__, paths
+    from jouet_git.store import read_regular
 
     try:
-        with open(path, "rb") as f:
-            source = f.read()
+        source = read_regular(path, 4 << 20)
     except OSError as error:
-        raise ScriptFailure(f"{path}: cannot read the script: {error.strerror}") from None
+        raise ScriptFailure(f"{path}: cannot read the script: {error.strerror or error}") from None
     key = _hash(f"{__version__}|{TRANSLATION_FORMAT}|".encode() + source)
     directory = paths.private_dir(os.path.join(paths.cache_dir(), "luau"))
     cached = os.path.join(directory, f"{key}.lua") if directory else None
@@ -260,6 +260,14 @@ class ScriptHost:
 
             return shell_dirs(commands)
 
+        def writes_of(tag: Any) -> Any:
+            commands = self._tags.get(tag) if tag else None
+            if not isinstance(commands, list):
+                raise TypeError("jouet.writes: pass call.commands or what jouet.parse returned")
+            from jouet_git.shell.writes import writes
+
+            return [w.to_json() for w in writes(commands)]
+
         def unwrap(words: Any) -> Any:
             from jouet_git.shell import unwrap as shell_unwrap
 
@@ -314,7 +322,8 @@ class ScriptHost:
             "options": sb.with_strings(options, 1, "jouet.options: the arguments"),
             "short_flag": short_flag, "has_command": has_command,
             "unwrap": sb.with_strings(unwrap, 1, "jouet.unwrap: the words"),
-            "dirs": sb.by_tag(dirs, 1), "parse": parse,
+            "dirs": sb.by_tag(dirs, 1), "parse": parse, "writes": sb.by_tag(writes_of, 1),
+            "guarded": self._probe("guarded"),
             "contains": lua.eval(_CONTAINS), "basename": lua.eval(_BASENAME),
             "repo": self._probe("repo"), "env": self._probe("env"),
             "file": submodule("file", {"contains": self._probe("file_contains")}),

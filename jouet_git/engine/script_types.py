@@ -122,6 +122,27 @@ export type JouetClaim = {
 \tmachine: string?,
 }
 
+export type JouetWrite = {
+\t-- As written, joined to where the cds before the command lead (relative, absolute, ~/...).
+\tpath: string,
+\t-- "redirect", "tee", "sed -i", "rm", "mv", "cp", "chmod", "python3 (inline code)", "git config", ...
+\thow: string,
+\t-- Deleted or moved away, with everything below it.
+\tremoves: boolean,
+\t-- A relative path after a cd jouet cannot follow.
+\tlost: boolean,
+\t-- Which of the commands writes it (1-based).
+\tindex: number,
+\t-- For git config: the key (lower case), "[section]", or "*" for an editor.
+\tkey: string?,
+}
+
+export type JouetGuarded = {
+\tkind: "jouet" | "hooks" | "claude" | "git-hooks" | "git-config",
+\tpath: string,
+\twhat: string,
+}
+
 declare jouet: {
 \tdeny: (message: string) -> JouetDecision,
 \twarn: (message: string) -> JouetDecision,
@@ -149,6 +170,11 @@ declare jouet: {
 \thas_command: (...string) -> boolean,
 \tunwrap: (words: {string}) -> ({string}, {string}),
 \tdirs: (commands: {JouetCommand}) -> {string | boolean},
+\t-- Every path the commands write, move away, delete or change the mode of.
+\twrites: (commands: {JouetCommand}) -> {JouetWrite},
+\t-- Whether writing PATH (how: a write's how, or "edit" for the file tool making the call) would
+\t-- switch jouet off: its own files, the hooks it installed, git's hook settings.
+\tguarded: (path: string?, how: string, removes: boolean?, key: string?) -> (JouetGuarded?, string?),
 \tparse: (script: string, exit_code: number?) -> {JouetCommand},
 \tcontains: (list: {any}, value: any) -> boolean,
 \tbasename: (path: string) -> string,

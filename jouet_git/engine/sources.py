@@ -13,14 +13,18 @@ import stat
 from typing import Any
 
 from jouet_git import paths
-from jouet_git.engine.model import BUILTIN, ENFORCED, REPO, USER
+from jouet_git.engine.model import BUILTIN, ENFORCED, PLUGIN, REPO, USER
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 class Source:
     """A directory of rule files and whether its rules run."""
 
-    __slots__ = ("default_settings", "deps", "detail", "directory", "files", "kind", "label", "prefix", "problem",
-                 "runs", "settings")
+    __slots__ = ("default_settings", "deps", "detail", "directory", "failure", "files", "kind", "label", "prefix",
+                 "problem", "runs", "settings")
 
     def __init__(self, kind: str, label: str, directory: str, runs: bool = True, detail: str = "",
                  prefix: str = "", *, settings: dict[str, Any] | None = None,
@@ -43,6 +47,8 @@ class Source:
         self.deps = deps or []
         # Something `jouet rule list` should report about the source as a whole.
         self.problem = problem
+        # Why the source could not be read at all: said wherever jouet decides (hooks, primer, notices).
+        self.failure = ""
 
     def __repr__(self) -> str:
         return f"Source({self.label}, {self.directory}, runs={self.runs})"
@@ -130,21 +136,53 @@ def _below(directory: str) -> list[str]:
     return out
 
 
+def failed(kind: str, what: str, directory: str, error: BaseException) -> Source:
+    """A source that could not be read: it runs nothing, and says so wherever jouet decides."""
+    reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    why = (f"{what} in {directory} could not be read ({reason}); they do not run this time, every other "
+           f"rule does. Run `jouet rule list` to see them, `jouet doctor` to check the rest")
+    source = Source(kind, "failed", directory, runs=False, detail=why)
+    source.files = []
+    source.failure = why
+    return source
+
+
 def all_sources(root: str | None, extra: list[Source] | None = None, trusted_repo: bool = False) -> list[Source]:
     """Every source in load order: built in, enforced (rules, then the system's plugins), yours, extra,
-    your plugins, and this repository's plugins and rules (its plugins only while it is trusted)."""
+    your plugins, and this repository's plugins and rules (its plugins only while it is trusted).
+
+    One source that throws (a folder that cannot be read, a store that breaks, a file that vanishes while
+    it is read) becomes a failed source: it runs nothing and says why, and every other source still loads.
+    """
     from jouet_git.plugin import sources as plugins
 
-    out = [builtin(), enforced(), *plugins.system(), user()]
-    out.extend(extra or [])
-    out.extend(plugins.user())
-    repo = repository(root, trusted_repo)
-    if repo is not None and root is not None:
-        if repo.runs:
-            from jouet_git.trust.store import repo_key
+    out: list[Source] = []
 
-            out.extend(plugins.repository(root, repo_key(root)))
-        out.append(repo)
+    def add(kind: str, what: str, directory: str, make: Callable[[], list[Source]]) -> None:
+        try:
+            out.extend(make())
+        except Exception as error:  # one source's failure must never silence the others
+            out.append(failed(kind, what, directory, error))
+
+    add(BUILTIN, "jouet's built-in rules", paths.builtin_rules_dir(), lambda: [builtin()])
+    add(ENFORCED, "the enforced rules", paths.system_rules_dir(), lambda: [enforced()])
+    add(ENFORCED, "the system's plugins", os.path.join(paths.system_dir(), "plugins"), plugins.system)
+    add(USER, "your rules", paths.user_rules_dir(), lambda: [user()])
+    out.extend(extra or [])
+    add(PLUGIN, "your plugins", paths.config_file(), plugins.user)
+    if root is not None:
+        try:
+            repo = repository(root, trusted_repo)
+        except Exception as error:  # the trust check broke: the repository's rules do not run, the rest do
+            out.append(failed(REPO, "this repository's rules", os.path.join(root, ".jouet"), error))
+            repo = None
+        if repo is not None:
+            if repo.runs:
+                from jouet_git.trust.store import repo_key
+
+                add(PLUGIN, "this repository's plugins", os.path.join(root, ".jouet", "plugins.toml"),
+                    lambda: plugins.repository(root, repo_key(root)))
+            out.append(repo)
     return out
 
 

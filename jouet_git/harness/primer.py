@@ -21,7 +21,9 @@ def primer(ruleset: RuleSet) -> str:
         text.append("jouet-git checks this session's tool calls. These rules deny calls; a denial names its "
                     "rule as [jouet rule: NAME] and says what to do instead:")
         text.extend(lines)
-    changed = [s for s in ruleset.sources if s["kind"] == REPO and not s["runs"] and s["detail"]]
+    text.extend(f"Some of jouet's rules could not be loaded: {failure}." for failure in ruleset.failures)
+    changed = [s for s in ruleset.sources if s["kind"] == REPO and not s["runs"] and s["detail"]
+               and s["label"] != "failed"]
     for source in changed:
         text.append(f"This repository's jouet rules do not run: {source['detail']}.")
     return "\n".join(text)

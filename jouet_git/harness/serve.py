@@ -56,14 +56,25 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     if request.kind == CALLS:
         for call in request.calls:
             outcome.decisions.append(runner.decide_and_record(call))
+            _failures(outcome, runner.ruleset(call.cwd).failures)
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 
         adapter.started(request, environ)
-        outcome.primer = primer(runner.ruleset(request.cwd))
+        ruleset = runner.ruleset(request.cwd)
+        outcome.primer = primer(ruleset)
+        _failures(outcome, ruleset.failures)
     elif request.kind == STOP:
         outcome.stop = None  # the stop check has no rules yet: the agent may stop
     return outcome
+
+
+def _failures(outcome: Outcome, failures: list[str]) -> None:
+    """Rules that could not be loaded at all: the person hears of it on every hook, the rest still ran."""
+    for failure in failures:
+        line = f"jouet: {failure}"
+        if line not in outcome.notices:
+            outcome.notices.append(line)
 
 
 def _write(stream: TextIO, text: str) -> None:

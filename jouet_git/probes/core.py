@@ -256,6 +256,13 @@ class Probes:
 
         return self._answer(("file.contains", target, text), compute)
 
+    def guarded(self, path: Any, how: Any, removes: Any = None, key: Any = None) -> Answer:
+        """Whether writing PATH (HOW: a `how` from jouet.writes, or "edit" for this file tool's call)
+        would switch jouet off: {kind, path, what}, or nil (jouet_git/guarded.py)."""
+        from jouet_git import guarded
+
+        return guarded.probe(guarded.View.here(self.cwd), self.call, path, how, removes, key)
+
     def env(self, name: str) -> Answer:
         """An environment variable on the allowlist; ProbeError for any other name."""
         from jouet_git.probes import envvars

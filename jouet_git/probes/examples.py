@@ -139,6 +139,20 @@ class ExampleProbes:
             return None, f"the example's `files` gives {path!r} no text"
         return text in content, None
 
+    def guarded(self, path: Any, how: Any, removes: Any = None, key: Any = None) -> Answer:
+        """The real question asked of an invented machine (guarded.example_view): home /home/me,
+        no variables, and only the example's `files`."""
+        from jouet_git import guarded
+        from jouet_git.call import Call
+        from jouet_git.harness import tool_kind
+
+        item = self.example
+        tool = str(item.get("tool") or "Bash")
+        tool_input = item.get("input") if isinstance(item.get("input"), dict) else {}
+        call = Call(tool=tool, kind=tool_kind(tool, item.get("harness")), path=item.get("path"),
+                    command=item.get("command"), cwd=self.cwd, input=tool_input)
+        return guarded.probe(guarded.example_view(item.get("files"), self.cwd), call, path, how, removes, key)
+
     def env(self, name: str) -> Answer:
         from jouet_git.probes import envvars
 

@@ -10,6 +10,8 @@ On the hook path: imports nothing beyond what the reader already has.
 
 from __future__ import annotations
 
+from jouet_git.shell.jouetcmd import RUNNERS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -301,6 +303,8 @@ WRAPPERS: dict[str, Handler] = {
     "rtk": _plain,
     "mise": _mise,
 }
+# jouet under its other names (python -m jouet_git, uvx jouet-git, ...): see shell/jouetcmd.py.
+WRAPPERS.update(RUNNERS)
 
 
 def unwrap_full(words: list[str]) -> tuple[list[str], list[str], dict[str, str] | None, int]:

@@ -34,7 +34,7 @@ def test_file_tool_and_cwd(tmp_path: Path) -> None:
     proc = run_jouet("check", "--cwd", str(repo), "--tool", "Edit", "--path",
                      str(Path.home() / ".config/jouet/config.toml"))
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "jouet-config" in proc.stdout
+    assert "jouet-files" in proc.stdout
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ def test_jsonl_answers_every_line_in_order(tmp_path: Path) -> None:
     assert out[1]["decision"] == "none"
     assert out[2]["error"].startswith("line 3:")
     assert "must be a string" in out[3]["error"]
-    assert out[4]["deny"]["rule"] == "jouet-config"
+    assert out[4]["deny"]["rule"] == "jouet-files"
     assert out[5]["decision"] == "none"
 
 

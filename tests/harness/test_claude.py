@@ -59,7 +59,7 @@ def test_edit_tool_payload(tmp_path: Path) -> None:
     })
     out = json.loads(hook("pre", payload, repo).stdout)["hookSpecificOutput"]
     assert out["permissionDecision"] == "deny"
-    assert "[jouet rule: jouet-config]" in out["permissionDecisionReason"]
+    assert "[jouet rule: jouet-files]" in out["permissionDecisionReason"]
 
 
 def test_a_deny_of_a_call_that_only_runs_jouet_becomes_a_warning(tmp_path: Path) -> None:

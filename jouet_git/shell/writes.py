@@ -1,0 +1,515 @@
+"""Which paths a call's commands write, move away, delete or change the mode of.
+
+    for w in writes(call.commands):
+        w.path      # as written, joined to where the `cd`s before it lead (relative, absolute, ~/...)
+        w.how       # "redirect", "tee", "sed -i", "rm", "mv", "cp", "chmod", "python -c", "git config", ...
+        w.removes   # deleted or moved away (with everything below it, for a directory)
+        w.index     # the command's index in call.commands
+        w.lost      # a relative path after a `cd` jouet cannot follow: where it lands is unknown
+        w.key       # for `git config`: the key (lower case) or "[section]" it sets or removes
+
+Nothing here touches the filesystem: a destination that may be a directory (`cp a b`) is given as
+written, and a caller that cares asks the filesystem. Inline programs (`python -c`, `perl -e`,
+`node -e`, a here-document fed to an interpreter) count as writing every literal path they name
+when the code holds a call that writes, removes, moves or changes the mode of files; code that only
+reads is left alone.
+
+On the hook path only when a rule asks (jouet.writes, or `requires = { guarded = true }`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jouet_git import cmdline
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from jouet_git.call import Command
+
+
+class Write:
+    __slots__ = ("how", "index", "key", "lost", "path", "removes")
+
+    def __init__(self, path: str, how: str, index: int, removes: bool = False, lost: bool = False,
+                 key: str | None = None) -> None:
+        self.path = path
+        self.how = how
+        self.index = index
+        self.removes = removes
+        self.lost = lost
+        self.key = key
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"path": self.path, "how": self.how, "index": self.index + 1,
+                                  "removes": self.removes, "lost": self.lost}
+        if self.key is not None:
+            out["key"] = self.key
+        return out
+
+    def __repr__(self) -> str:
+        return f"Write({self.path!r}, {self.how!r}, removes={self.removes})"
+
+
+# Every operand is written (removed, for the second set).
+_ALL = frozenset({"tee", "truncate", "touch", "shred", "ed", "ex", "vi", "vim", "nvim", "nano", "emacs",
+                  "patch", "setfacl", "chattr"})
+_REMOVE_ALL = frozenset({"rm", "unlink", "rmdir", "srm"})
+# The first operand is the mode or owner; the rest are changed.
+_MODE = frozenset({"chmod", "chown", "chgrp"})
+# The last operand (or -t DIR) receives the others.
+_DESTINATION = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "link"})
+_INTERPRETERS = {"perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
+                 "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval"), "deno": ("eval",),
+                 "php": ("-r",), "Rscript": ("-e",), "osascript": ("-e",)}
+
+# Options that take the next word as their value, per program.
+_VALUES: dict[str, frozenset[str]] = {
+    "truncate": frozenset({"-s", "-r", "--size", "--reference"}),
+    "install": frozenset({"-m", "-o", "-g", "-t", "-S", "--mode", "--owner", "--group", "--target-directory",
+                          "--suffix"}),
+    "cp": frozenset({"-t", "-S", "--target-directory", "--suffix"}),
+    "mv": frozenset({"-t", "-S", "--target-directory", "--suffix"}),
+    "ln": frozenset({"-t", "-S", "--target-directory", "--suffix"}),
+    "rsync": frozenset({"-e", "--rsh", "-f", "--filter", "--exclude", "--include", "--exclude-from",
+                        "--include-from", "--files-from", "-T", "--temp-dir", "--backup-dir", "--chmod",
+                        "--chown", "--log-file", "--password-file", "-B", "--block-size", "--compare-dest",
+                        "--copy-dest", "--link-dest", "--partial-dir", "--suffix", "--timeout"}),
+    "scp": frozenset({"-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S"}),
+    "sed": frozenset({"-e", "-f", "-l", "--expression", "--file", "--line-length"}),
+    "perl": frozenset({"-e", "-E", "-I", "-M", "-m", "-x"}),
+    "shred": frozenset({"-n", "-s", "--iterations", "--size", "--random-source"}),
+    "tee": frozenset({"--output-error"}),
+    "chmod": frozenset({"--reference"}),
+    "chown": frozenset({"--reference", "--from"}),
+    "chgrp": frozenset({"--reference"}),
+    "touch": frozenset({"-d", "-r", "-t", "--date", "--reference"}),
+    "patch": frozenset({"-p", "-i", "-o", "-r", "-B", "-D", "-F", "-V", "-Y", "-z", "--input", "--output",
+                        "--reject-file", "--prefix", "--suffix"}),
+    "setfacl": frozenset({"-m", "-M", "-x", "-X", "--modify", "--remove", "--set", "--set-file"}),
+    "chattr": frozenset({"-v", "-p"}),
+    "ed": frozenset({"-p", "--prompt"}),
+    "tar": frozenset({"-C", "--directory", "-f", "--file", "-T", "--files-from", "-X", "--exclude-from",
+                      "-b", "-H", "--format", "-g", "--listed-incremental", "-I", "--use-compress-program"}),
+    "unzip": frozenset({"-d", "-x", "-P"}),
+    "curl": frozenset({"-o", "--output", "-d", "--data", "-H", "--header", "-X", "--request", "-u", "--user",
+                       "-A", "-e", "-b", "-c", "-F", "--form", "-T", "--upload-file", "-w", "--write-out",
+                       "--output-dir", "-K", "--config", "--cert", "--key", "-x", "--proxy"}),
+    "wget": frozenset({"-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix"}),
+    "find": frozenset(),
+}
+
+
+def writes(commands: list[Command]) -> list[Write]:
+    """Every path the commands write, in command order (see the module docstring)."""
+    from jouet_git.shell import dirs
+
+    where = dirs(commands)
+    out: list[Write] = []
+    for index, command in enumerate(commands):
+        base = where[index]
+        add = _Adder(out, index, base)
+        if command.stdout_to is not None and command.stdout_to not in _NOT_FILES:
+            add(command.stdout_to, "redirect")
+        _command_writes(command, add)
+    return out
+
+
+_NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"})
+
+
+_HERE = object()  # where the command runs (what jouet.dirs says), for _Adder's `base`
+
+
+class _Adder:
+    __slots__ = ("base", "index", "out")
+
+    def __init__(self, out: list[Write], index: int, base: str | bool | None) -> None:
+        self.out = out
+        self.index = index
+        self.base = base
+
+    def __call__(self, path: str, how: str, removes: bool = False, base: object = _HERE,
+                 key: str | None = None) -> None:
+        if not path:
+            return
+        where = self.base if base is _HERE else base
+        full, lost = join(where if isinstance(where, (str, bool)) else None, path)
+        self.out.append(Write(full, how, self.index, removes, lost, key))
+
+
+def _rooted(path: str) -> bool:
+    return path.startswith(("/", "~")) or path == "$HOME" or path.startswith(("$HOME/", "${HOME}"))
+
+
+def join(base: str | bool | None, path: str) -> tuple[str, bool]:
+    """PATH from the directory BASE (None: the call's own; False: unknown), and whether it is lost."""
+    if _rooted(path) or base is None:
+        return path, False
+    if base is False:
+        return path, True
+    return f"{str(base).rstrip('/')}/{path}", False
+
+
+def _split(argv: list[str], program: str, first: int = 1) -> tuple[list[str], dict[str, str]]:
+    """(operands, options with their values) of argv[first:]; an option's value goes with it."""
+    values = _VALUES.get(program, frozenset())
+    operands: list[str] = []
+    options: dict[str, str] = {}
+    i = first
+    n = len(argv)
+    dashes = False
+    while i < n:
+        word = argv[i]
+        if dashes or word == "-" or not word.startswith("-"):
+            operands.append(word)
+        elif word == "--":
+            dashes = True
+        elif word.startswith("--") and "=" in word:
+            name, _, value = word.partition("=")
+            options[name] = value
+        elif word in values:
+            options[word] = argv[i + 1] if i + 1 < n else ""
+            i += 1
+        elif not word.startswith("--") and len(word) > 2 and word[:2] in values:
+            options[word[:2]] = word[2:]
+        else:
+            if not word.startswith("--"):
+                for letter in word[1:]:
+                    options["-" + letter] = ""
+            options[word] = ""
+        i += 1
+    return operands, options
+
+
+def _has(options: dict[str, str], *names: str) -> bool:
+    return any(name in options for name in names)
+
+
+def _command_writes(command: Command, add: _Adder) -> None:
+    program = command.program
+    argv = command.argv
+    if program == "git":
+        _git(command, add)
+        return
+    if program in _REMOVE_ALL:
+        operands, _ = _split(argv, program)
+        for operand in operands:
+            add(operand, program, removes=True)
+    elif program in _ALL:
+        operands, options = _split(argv, program)
+        if program == "patch":
+            target = options.get("-o") or options.get("--output")
+            operands = ([target] if target else []) + operands[:1]
+        for operand in operands:
+            add(operand, program)
+    elif program in _MODE:
+        for operand in _mode_operands(program, argv):
+            add(operand, program)
+    elif program in _DESTINATION:
+        _destination(program, argv, add)
+    elif program == "sed":
+        _in_place_files(program, argv, add)
+    elif program == "perl":
+        _in_place_files(program, argv, add)
+        _inline(command, add)
+    elif program == "dd":
+        for word in argv[1:]:
+            if word.startswith("of="):
+                add(word[3:], "dd")
+    elif program == "tar":
+        operands, options = _split(argv, program)
+        extracting = _has(options, "-x", "--extract", "--get") or (
+            bool(argv[1:]) and not argv[1].startswith("-") and "x" in argv[1])
+        if extracting:
+            add(options.get("-C") or options.get("--directory") or ".", "tar -x", removes=True)
+    elif program == "unzip":
+        operands, options = _split(argv, program)
+        add(options.get("-d") or ".", "unzip", removes=True)
+    elif program == "curl":
+        _, options = _split(argv, program)
+        for name in ("-o", "--output"):
+            if options.get(name):
+                add(options[name], "curl -o")
+    elif program == "wget":
+        _, options = _split(argv, program)
+        for name in ("-O", "--output-document"):
+            if options.get(name):
+                add(options[name], "wget -O")
+    elif program == "find":
+        _find(argv, add)
+    elif program.startswith(("python", "pypy")) or program in _INTERPRETERS:
+        _inline(command, add)
+
+
+# Short options whose value is the rest of the cluster or the next word: `i` is looked for before them.
+_CLUSTER_VALUES = {"sed": "efl", "perl": "eEIMmlx0"}
+
+
+_MODE_OPTIONS = frozenset("cfvRHLPh")
+
+
+def _mode_operands(program: str, argv: list[str]) -> list[str]:
+    """The files chmod, chown or chgrp changes: past the options and the mode (`chmod -x FILE`
+    reads -x as a mode, as GNU chmod does) or owner, unless --reference names a file instead."""
+    operands: list[str] = []
+    reference = False
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if word.startswith("--"):
+            reference = reference or word.startswith("--reference")
+            skip = word in ("--reference", "--from")
+            continue
+        if word.startswith("-") and len(word) > 1 and all(c in _MODE_OPTIONS for c in word[1:]):
+            continue
+        operands.append(word)
+    return operands if reference else operands[1:]
+
+
+def _in_place(argv: list[str], program: str) -> bool:
+    """Whether sed or perl edits its files in place (-i, -i.bak, -pi, --in-place)."""
+    for word in argv[1:]:
+        if word == "--":
+            return False
+        if word.startswith("--"):
+            if word == "--in-place" or word.startswith("--in-place="):
+                return True
+            continue
+        if not word.startswith("-") or word == "-":
+            continue
+        for letter in word[1:]:
+            if letter == "i":
+                return True
+            if letter in _CLUSTER_VALUES[program]:
+                break
+    return False
+
+
+def _in_place_files(program: str, argv: list[str], add: _Adder) -> None:
+    if not _in_place(argv, program):
+        return
+    operands, options = _split(argv, program)
+    given = _has(options, "-e", "-f", "--expression", "--file", "-E") or any(
+        w.startswith("-") and not w.startswith("--") and w[-1:] in ("e", "E") for w in argv[1:])
+    files = operands if given else operands[1:]
+    for file in files:
+        add(file, f"{program} -i")
+
+
+def _destination(program: str, argv: list[str], add: _Adder) -> None:
+    operands, options = _split(argv, program)
+    target = options.get("-t") or options.get("--target-directory")
+    if program == "install" and _has(options, "-d", "--directory"):
+        for operand in operands:
+            add(operand, "install -d")
+        return
+    if program == "rsync" or program == "scp":
+        operands = [o for o in operands if ":" not in o.split("/", 1)[0]]  # host:path is not here
+    sources = operands
+    dest: str | None = target
+    if dest is None:
+        if len(operands) >= 2:
+            dest, sources = operands[-1], operands[:-1]
+        elif program == "ln" and len(operands) == 1:
+            dest, sources = ".", operands
+    if program == "mv":
+        for source in sources:
+            add(source, "mv", removes=True)
+    if dest is None:
+        return
+    if program == "rsync" and _has(options, "--delete", "--delete-before", "--delete-after", "--delete-during",
+                                   "--delete-excluded", "--del"):
+        add(dest, "rsync --delete", removes=True)
+    # The destination itself (a file, or a directory receiving the sources) and, for a directory,
+    # what lands in it.
+    add(dest, program)
+    for source in sources:
+        name = source.rstrip("/").rpartition("/")[2]
+        if name and name not in (".", ".."):
+            add(f"{dest.rstrip('/')}/{name}", program)
+
+
+def _find(argv: list[str], add: _Adder) -> None:
+    starts: list[str] = []
+    for word in argv[1:]:
+        if word.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(word)
+    actions = set(argv[1:])
+    writers = {"rm", "mv", "chmod", "shred", "unlink", "truncate", "cp", "tee", "sed", "perl", "ln"}
+    deletes = "-delete" in actions or any(
+        argv[k] in ("-exec", "-execdir", "-ok", "-okdir") and k + 1 < len(argv)
+        and argv[k + 1].rpartition("/")[2] in writers for k in range(1, len(argv)))
+    if deletes:
+        for start in starts or ["."]:
+            add(start, "find", removes=True)
+
+
+# -- inline programs ---------------------------------------------------------------------------
+
+_WRITE_CALL = (
+    r"""open\s*\([^)]*,\s*(?:mode\s*=\s*)?['"][rbt]*[wax+]"""  # open(p, 'w'), open(p, mode="a")
+    r"""|\.open\s*\(\s*['"][rbt]*[wax+]"""  # Path(p).open('w')
+    r"""|open\s*\(?\s*[\w$]+\s*,\s*['"]\s*(?:>|\+<|\|)"""  # perl: open(F, '>', ...), open F, ">path"
+    r"""|\bwrite_(?:text|bytes)\b|\bunlink\w*|\bremove\w*|\brmtree\b|\brmdir\w*|\brm(?:Sync)?\s*\("""
+    r"""|\brename\w*|\breplace\s*\(\s*[^)]*,|\bchmod\w*|\bchown\w*|\blchmod\b|\bsymlink\w*|\blink\w*\s*\("""
+    r"""|\btruncate\w*|\bcopy\w*|\bmove\w*|\bwriteFile\w*|\bappendFile\w*|\bcreateWriteStream\b"""
+    r"""|\bFile\.(?:write|delete|open|rename)|\bIO\.write|\bFileUtils\b|\bfile_put_contents\b|\bfopen\b"""
+    r"""|\bsystem\s*\(|\bsubprocess\b|\bpopen\b|\bspawn\w*|\bexec\w*\s*\(|`"""
+)
+_LITERAL = r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)\""""
+_HOME_JOIN = r"""home\s*\(\s*\)|expanduser|\$HOME|\bHOME\b|homedir\s*\(|\$ENV\{\s*HOME"""
+
+
+def _inline(command: Command, add: _Adder) -> None:
+    """Literal paths named by inline code that writes files."""
+    code = inline_code(command)
+    if not code or not re.search(_WRITE_CALL, code):
+        return
+    how = f"{command.program} (inline code)"
+    home = bool(re.search(_HOME_JOIN, code))
+    for match in re.finditer(_LITERAL, code):
+        text = match.group(1) if match.group(1) is not None else match.group(2)
+        if not _path_like(text):
+            continue
+        add(text, how)
+        if home and not _rooted(text):
+            add(f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}", how)
+
+
+def _path_like(text: str) -> bool:
+    if not text or len(text) > 4096 or "\n" in text:
+        return False
+    return "/" in text or text.startswith(("~", ".")) or text.endswith((".toml", ".json", ".luau"))
+
+
+def inline_code(command: Command) -> str:
+    """The code an interpreter command runs from its words or standard input, or ""."""
+    program = command.program
+    argv = command.argv
+    parts: list[str] = []
+    if program.startswith(("python", "pypy")):
+        for k, word in enumerate(argv[1:], 1):
+            if word == "-c" and k + 1 < len(argv):
+                parts.append(argv[k + 1])
+                break
+            if word.startswith("-") and not word.startswith("--") and "c" in word[1:] and \
+                    word[1:].rstrip("c").isalpha():
+                rest = word[word.index("c") + 1:]
+                parts.append(rest or (argv[k + 1] if k + 1 < len(argv) else ""))
+                break
+            if not word.startswith("-"):
+                break  # a script: its here-document (if any) is data
+        else:
+            parts.extend(command.heredocs)
+    else:
+        flags = _INTERPRETERS.get(program, ())
+        found = False
+        for k, word in enumerate(argv[1:], 1):
+            if word in flags and k + 1 < len(argv):
+                parts.append(argv[k + 1])
+                found = True
+            elif program == "perl" and word.startswith(("-e", "-E")) and len(word) > 2:
+                parts.append(word[2:])
+                found = True
+            elif program == "perl" and word.startswith("-") and word[-1:] in ("e", "E") and k + 1 < len(argv):
+                parts.append(argv[k + 1])  # -pie 'code'
+                found = True
+        if not found and all(w.startswith("-") or w == "-" for w in argv[1:]):
+            parts.extend(command.heredocs)
+    return "\n".join(parts)
+
+
+# -- git ------------------------------------------------------------------------------------------
+
+_GIT_CONFIG_VALUES = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t"})
+_GIT_CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color",
+                               "--get-colorbool", "-l", "--list"})
+_GIT_CONFIG_WHOLE = frozenset({"--edit", "-e"})
+_GIT_CONFIG_KEYED = frozenset({"--unset", "--unset-all", "--replace-all", "--add"})
+_GIT_CONFIG_SECTIONS = frozenset({"--rename-section", "--remove-section"})
+
+
+def _git(command: Command, add: _Adder) -> None:
+    argv = command.argv
+    i = cmdline.skip_global_options("git", argv, 1)
+    if i >= len(argv):
+        return
+    sub = argv[i]
+    here = cmdline.git_where(argv, add.base)
+    if sub in ("rm", "mv"):
+        operands, options = _split(argv, "mv" if sub == "mv" else "rm", i + 1)
+        if sub == "rm":
+            if _has(options, "--cached"):
+                return
+            for operand in operands:
+                add(operand, "git rm", removes=True, base=here)
+        else:
+            for operand in operands[:-1]:
+                add(operand, "git mv", removes=True, base=here)
+            if len(operands) >= 2:
+                add(operands[-1], "git mv", base=here)
+        return
+    if sub == "config":
+        for key in git_config_keys(argv[i + 1:]):
+            file = _git_config_file(argv[i + 1:])
+            add(file, "git config", base=here, key=key)
+
+
+def _git_config_file(args: list[str]) -> str:
+    for k, word in enumerate(args):
+        if word in ("-f", "--file") and k + 1 < len(args):
+            return args[k + 1]
+        if word.startswith("--file="):
+            return word[len("--file="):]
+    if "--global" in args:
+        return "~/.gitconfig"
+    if "--system" in args:
+        return "/etc/gitconfig"
+    return ".git/config"
+
+
+def git_config_keys(args: list[str]) -> list[str]:
+    """The keys (lower case) a `git config ARGS` call sets or removes: [] when it only reads; "*"
+    when it cannot be told (an editor opens the file); "[section]" for a section renamed or removed."""
+    operands: list[str] = []
+    mode: str | None = None
+    k = 0
+    n = len(args)
+    while k < n:
+        word = args[k]
+        if word == "--":
+            operands.extend(args[k + 1:])
+            break
+        if word.startswith("-"):
+            name = word.split("=", 1)[0]
+            if name in _GIT_CONFIG_VALUES and "=" not in word:
+                k += 1
+            elif name in _GIT_CONFIG_READS:
+                return []
+            elif name in _GIT_CONFIG_WHOLE or name in _GIT_CONFIG_KEYED or name in _GIT_CONFIG_SECTIONS:
+                mode = name
+        else:
+            operands.append(word)
+        k += 1
+    if operands and mode is None and operands[0] in ("get", "list"):
+        return []
+    if operands and mode is None and operands[0] in ("set", "unset", "edit", "rename-section", "remove-section"):
+        mode = {"set": None, "unset": "--unset", "edit": "--edit", "rename-section": "--rename-section",
+                "remove-section": "--remove-section"}[operands[0]]
+        operands = operands[1:]
+        if mode is None:
+            return [operands[0].lower()] if operands else []
+    if mode in _GIT_CONFIG_WHOLE:
+        return ["*"]
+    if mode in _GIT_CONFIG_SECTIONS:
+        return [f"[{operands[0].lower()}]"] if operands else ["*"]
+    if mode in _GIT_CONFIG_KEYED:
+        return [operands[0].lower()] if operands else []
+    # `git config KEY VALUE` sets; `git config KEY` reads.
+    if len(operands) >= 2:
+        return [operands[0].lower()]
+    return []

@@ -33,7 +33,7 @@ keeps the last exception a callback raised; sandbox.py makes it drop it (see _fo
 '''
 
 KERNEL_LUA = r"""
-local MEMORY_LIMIT, OUTPUT_LIMIT = ...
+local MEMORY_LIMIT, OUTPUT_LIMIT, ARG_BYTES, ARG_ITEMS = ...
 local G = _G
 local debug, os, string, table, coroutine, utf8, math = G.debug, G.os, G.string, G.table, G.coroutine, G.utf8, G.math
 local sethook, gethook, getinfo = debug.sethook, debug.gethook, debug.getinfo
@@ -57,6 +57,7 @@ local C = {}
 for k, v in next, string do C[k] = v end
 for k, v in next, table do C["t_" .. k] = v end
 C.error, C.type, C.tostring, C.select, C.next, C.pcall = error, type, tostring, select, next, pcall
+C.setmetatable = setmetatable
 K.C = C
 K.getinfo = getinfo
 
@@ -256,6 +257,10 @@ function K.set_python(room_fn, describe_fn)
   room, describe = room_fn, describe_fn
 end
 
+-- read-only proxy -> the table holding its contents (see "Read-only tables" below)
+local BACKING = setmetatable({}, { __mode = "k" })
+K.BACKING = BACKING
+
 local gates = setmetatable({}, { __mode = "k" })
 local pyerror, pyerror_msg = nil, nil
 local wrap_value
@@ -284,11 +289,57 @@ local function gate_done(ok, ...)
   error(e, 0)
 end
 
+-- What a script hands one Python function is bounded: Python's work on it (jouet.parse reads
+-- about a microsecond a byte) happens in one step the hook cannot interrupt. Strings count their
+-- bytes, tables their entries (read raw, through read-only proxies, each table once), stopping as
+-- soon as a limit is passed; so the walk itself is bounded too.
+local function too_big(...)
+  local bytes, items = 0, 0
+  local stack, top = { ... }, select("#", ...)
+  local seen = {}
+  while top > 0 do
+    local v = stack[top]
+    stack[top] = nil
+    top = top - 1
+    local tv = type(v)
+    if tv == "string" then
+      bytes = bytes + #v
+      if bytes > ARG_BYTES then return true end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      for k, x in next, BACKING[v] or v do
+        items = items + 1
+        if items > ARG_ITEMS then return true end
+        top = top + 1
+        stack[top] = k
+        top = top + 1
+        stack[top] = x
+      end
+    end
+  end
+  return false
+end
+
+-- The error names the script's line: the first caller that is not jouet's own Lua.
+local function script_error(msg)
+  local level = 3
+  while true do
+    local info = getinfo(level, "S")
+    if info == nil then error(msg, 0) end
+    if s_sub(info.source, 1, 8) ~= "=[jouet " then error(msg, level) end
+    level = level + 1
+  end
+end
+
 local function gate(u)
   local g = gates[u]
   if g then return g end
   g = function(...)
     if not S.active then return u(...) end
+    if too_big(...) then
+      script_error("a jouet function was handed more than " .. ARG_BYTES .. " bytes of text or "
+        .. ARG_ITEMS .. " table entries in one call; pass it less (a part of the text, fewer paths)")
+    end
     room(true)
     return gate_done(pcall(u, ...))
   end
@@ -330,8 +381,6 @@ K.wrap_value = wrap_value
 
 -- proxy -> the table holding its contents. A proxy is an empty table whose metatable reads from
 -- its backing table and refuses writes; nested tables in the backing are proxies too.
-local BACKING = setmetatable({}, { __mode = "k" })
-K.BACKING = BACKING
 local LOCKED = "The metatable is locked"
 K.LOCKED = LOCKED
 

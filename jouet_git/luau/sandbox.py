@@ -12,7 +12,10 @@ collectgarbage, package, string.dump or os beyond the clock; the Luau runtime's 
 names given to new_env, made read-only. Nothing reaches Python: the VM has no `python` global, no
 eval or builtins, and attribute access on Python objects is refused. A Python function handed to a
 script (in new_env, readonly or call) reaches it as a Lua function that calls it; what it returns
-is wrapped the same way, and an exception it raises becomes a string error "Type: message".
+is wrapped the same way, and an exception it raises becomes a string error "Type: message". One
+call hands a Python function at most `argument_bytes` of text and `argument_items` table entries
+(its arguments walked raw, nested tables included): Python's work on them cannot be interrupted by
+the budget, so it is bounded by its input; a script passing more gets an error naming its line.
 
 Budgets: each load and call gets `Budget.time` seconds of the script's own work (CPU time, minus
 the time spent inside `sb.paused()`) and `Budget.instructions` VM instructions; the VM gets
@@ -43,6 +46,9 @@ if TYPE_CHECKING:
 __all__ = ["Budget", "BudgetExceeded", "Sandbox", "ScriptError"]
 
 MAX_SOURCE = 4 * 1024 * 1024
+# What one call of a Python function may be handed by a script: bytes of text, table entries.
+ARGUMENT_BYTES = 64 * 1024
+ARGUMENT_ITEMS = 10_000
 
 
 class Budget:
@@ -167,6 +173,8 @@ class Sandbox:
         memory_limit: int = 32 * 1024 * 1024,
         runtime_lua: str | None = None,
         output_limit: int = 64 * 1024,
+        argument_bytes: int = ARGUMENT_BYTES,
+        argument_items: int = ARGUMENT_ITEMS,
     ) -> None:
         from lupa import lua54
 
@@ -195,8 +203,10 @@ class Sandbox:
                 raise RuntimeError(f"the sandbox's own {name} does not compile: {fn[1]}")
             return fn
 
-        kernel = chunk(KERNEL_LUA, "[jouet kernel]")(self.memory_limit, int(output_limit))
-        patterns = chunk(PATTERNS_LUA, "[jouet patterns]")(kernel["C"])
+        kernel = chunk(KERNEL_LUA, "[jouet kernel]")(
+            self.memory_limit, int(output_limit), int(argument_bytes), int(argument_items)
+        )
+        patterns = chunk(PATTERNS_LUA, "[jouet patterns]")(kernel["C"], kernel["charge"])
         env = chunk(SAFELIB_LUA, "[jouet safelib]")(kernel, patterns, runtime_lua, self.memory_limit)
         self._kernel = kernel
         self._runner = kernel["runner"]

@@ -293,7 +293,7 @@ end
 -- about a microsecond a byte) happens in one step the hook cannot interrupt. Strings count their
 -- bytes, tables their entries (read raw, through read-only proxies, each table once), stopping as
 -- soon as a limit is passed; so the walk itself is bounded too.
-local function too_big(...)
+local function too_big(max_bytes, max_items, ...)
   local bytes, items = 0, 0
   local stack, top = { ... }, select("#", ...)
   local seen = {}
@@ -304,12 +304,12 @@ local function too_big(...)
     local tv = type(v)
     if tv == "string" then
       bytes = bytes + #v
-      if bytes > ARG_BYTES then return true end
+      if bytes > max_bytes then return true end
     elseif tv == "table" and not seen[v] then
       seen[v] = true
       for k, x in next, BACKING[v] or v do
         items = items + 1
-        if items > ARG_ITEMS then return true end
+        if items > max_items then return true end
         top = top + 1
         stack[top] = k
         top = top + 1
@@ -331,16 +331,34 @@ local function script_error(msg)
   end
 end
 
+-- lupa decodes a string argument as UTF-8 and fails on invalid bytes, which would turn a rule's
+-- jouet.deny("...\xff...") into an error and drop the denial: such strings go to Python with the
+-- invalid sequences replaced. (Strings inside tables are copied clean by with_strings.)
+local function valid_args(...)
+  local n = select("#", ...)
+  local args = nil
+  for i = 1, n do
+    local v = args and args[i] or (select(i, ...))
+    if type(v) == "string" and not utf8_len(v) then
+      args = args or { ... }
+      args[i] = sanitize(v)
+    end
+  end
+  return args, n
+end
+
 local function gate(u)
   local g = gates[u]
   if g then return g end
   g = function(...)
     if not S.active then return u(...) end
-    if too_big(...) then
+    if too_big(ARG_BYTES, ARG_ITEMS, ...) then
       script_error("a jouet function was handed more than " .. ARG_BYTES .. " bytes of text or "
         .. ARG_ITEMS .. " table entries in one call; pass it less (a part of the text, fewer paths)")
     end
+    local args, n = valid_args(...)
     room(true)
+    if args then return gate_done(pcall(u, t_unpack(args, 1, n))) end
     return gate_done(pcall(u, ...))
   end
   gates[u] = g
@@ -461,6 +479,42 @@ function K.module(t, missing, call, declared)
   return proxy
 end
 
+-- fn refusing more than max_bytes of text in one call, with an error naming `what`: for a function
+-- whose work grows fast with its input (jouet.parse).
+function K.limited(fn, max_bytes, what)
+  if type(fn) == "userdata" then fn = gate(fn) end
+  return function(...)
+    if too_big(max_bytes, ARG_ITEMS, ...) then
+      script_error(what .. " takes at most " .. max_bytes .. " bytes of text; pass it a part")
+    end
+    return fn(...)
+  end
+end
+
+-- fn called with each string argument longer than max_bytes cut to max_bytes (on a character
+-- boundary where possible), with a note of how long it was: for messages, so that a rule never
+-- fails, and says nothing, because it said too much.
+function K.clipping(fn, max_bytes)
+  if type(fn) == "userdata" then fn = gate(fn) end
+  return function(...)
+    local n = select("#", ...)
+    local args = { ... }
+    for i = 1, n do
+      local v = args[i]
+      if type(v) == "string" and #v > max_bytes then
+        local cut = max_bytes
+        while cut > max_bytes - 4 and cut > 1 do
+          local b = s_byte(v, cut + 1)
+          if b == nil or b < 0x80 or b >= 0xC0 then break end
+          cut = cut - 1
+        end
+        args[i] = s_sub(v, 1, cut) .. " [... cut by jouet: it was " .. #v .. " bytes]"
+      end
+    end
+    return fn(t_unpack(args, 1, n))
+  end
+end
+
 -- Tags name the tables jouet built (a call's commands, one command), so a helper given one back by
 -- a script knows which it is without reading anything the script could have made.
 local TAGS = setmetatable({}, { __mode = "k" })
@@ -497,6 +551,7 @@ function K.with_strings(fn, position, what, optional)
     for i = 1, rawlen(b) do
       local v = rawget(b, i)
       if type(v) ~= "string" then error(what .. " must be a list of strings", 2) end
+      if not utf8_len(v) then v = sanitize(v) end
       copy[i] = v
     end
     args[position] = copy

@@ -16,6 +16,7 @@ is wrapped the same way, and an exception it raises becomes a string error "Type
 call hands a Python function at most `argument_bytes` of text and `argument_items` table entries
 (its arguments walked raw, nested tables included): Python's work on them cannot be interrupted by
 the budget, so it is bounded by its input; a script passing more gets an error naming its line.
+`limited` makes that bound tighter for one function, and `clipping` cuts long strings instead.
 
 Budgets: each load and call gets `Budget.time` seconds of the script's own work (CPU time, minus
 the time spent inside `sb.paused()`) and `Budget.instructions` VM instructions; the VM gets
@@ -47,8 +48,8 @@ __all__ = ["Budget", "BudgetExceeded", "Sandbox", "ScriptError"]
 
 MAX_SOURCE = 4 * 1024 * 1024
 # What one call of a Python function may be handed by a script: bytes of text, table entries.
-ARGUMENT_BYTES = 64 * 1024
-ARGUMENT_ITEMS = 10_000
+ARGUMENT_BYTES = 1024 * 1024
+ARGUMENT_ITEMS = 100_000
 
 
 class Budget:
@@ -328,6 +329,18 @@ class Sandbox:
         """A Lua function calling fn with the list of strings at `position` as a plain Lua table
         (nil passed on when `optional`)."""
         return self._kernel["with_strings"](self.for_lua(fn), position, what, optional)
+
+    def limited(self, fn: Callable[..., Any], max_bytes: int, what: str) -> Any:
+        """A Lua function calling fn that refuses more than max_bytes of text in one call, with an
+        error naming `what` and the script's line: for a function whose work grows fast with its
+        input (jouet.parse reads about a microsecond a byte, in one step no budget interrupts)."""
+        return self._kernel["limited"](self.for_lua(fn), int(max_bytes), what)
+
+    def clipping(self, fn: Callable[..., Any], max_bytes: int) -> Any:
+        """A Lua function calling fn with each string argument longer than max_bytes cut to about
+        max_bytes, noting how long it was: for messages (jouet.deny), so that a rule never fails,
+        and says nothing, because it said too much."""
+        return self._kernel["clipping"](self.for_lua(fn), int(max_bytes))
 
     def paused(self) -> _Paused:
         """`with sb.paused():` around work done for the script (a probe) that is not its own."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from lupa import lua54
@@ -32,7 +33,7 @@ def plain_lua() -> lua54.LuaRuntime:
     return lua54.LuaRuntime(encoding=None)
 
 
-def bounded(sb: Sandbox, source: str, budget: Budget | None = None, **globals: object) -> object:
+def bounded(sb: Sandbox, source: str, budget: Budget | None = None, **globals: Any) -> object:
     """What source returns or raises; fails when it runs past SANITY seconds."""
     outcome: list[object] = []
 
@@ -233,7 +234,8 @@ def test_a_python_function_handed_a_huge_table_is_refused(sb: Sandbox) -> None:
         seen.append(1)
         return 0
 
-    got = bounded(sb, "local t = {} for i = 1, 2e4 do t[i] = 'p' end local n = paths(t) return n", paths=paths)
+    got = bounded(sb, "local t = {} for i = 1, 2e5 do t[i] = 'p' end local n = paths(t) return n",
+                  Budget(time=5, instructions=10_000_000), paths=paths)
     assert isinstance(got, ScriptError) and "table entries" in str(got)
     got = bounded(sb, "local t = {} t.self = t for i = 1, 200 do t[i] = {t, 'x'} end local n = paths(t) return n",
                   paths=paths)
@@ -244,3 +246,29 @@ def test_a_python_function_handed_a_huge_table_is_refused(sb: Sandbox) -> None:
 def test_ordinary_arguments_reach_python(sb: Sandbox) -> None:
     got = bounded(sb, "return size(string.rep('x', 60000), {'a', 'b'})", size=lambda s, t: len(s) + len(t))
     assert got == 60002
+
+
+def test_a_limited_function_refuses_more_text_than_its_own_limit(sb: Sandbox) -> None:
+    seen: list[int] = []
+
+    def parse(text: str) -> int:
+        seen.append(len(text))
+        return len(text)
+
+    limited = sb.limited(parse, 1000, "jouet.parse")
+    assert bounded(sb, "return parse(string.rep('x', 1000))", parse=limited) == 1000
+    got = bounded(sb, "\nlocal n = parse(string.rep('x', 1001)) return n", parse=limited)
+    assert isinstance(got, ScriptError)
+    assert str(got) == "attack.lua:2: jouet.parse takes at most 1000 bytes of text; pass it a part"
+    assert seen == [1000]
+
+
+def test_a_clipping_function_gets_long_strings_cut_and_never_fails(sb: Sandbox) -> None:
+    deny = sb.clipping(lambda message, n: (message, n), 100)
+    got = bounded(sb, "local m, n = deny(string.rep('\\u{e9}', 3e6), 7) return {m, n}", deny=deny)
+    assert isinstance(got, dict)
+    message, n = got[1], got[2]
+    assert n == 7
+    assert message.startswith("\u00e9" * 50)
+    assert message.endswith(" [... cut by jouet: it was 6000000 bytes]")
+    assert bounded(sb, "return deny('short', 1)", deny=deny) == "short"

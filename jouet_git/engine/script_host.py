@@ -44,6 +44,10 @@ HOOK_BUDGET = Budget(time=0.05, instructions=1_000_000)
 # `jouet rule test` runs examples on any machine, loaded or not: it allows a second of the script's work.
 EXAMPLE_BUDGET = Budget(time=1.0, instructions=1_000_000)
 KINDS = ("test", "lint", "build")
+# jouet.parse reads about a microsecond a byte, in one step no budget interrupts: this bounds it.
+PARSE_BYTES = 64 * 1024
+# A message longer than this is cut before it reaches Python (engine/messages.py cuts it further).
+MESSAGE_BYTES = 16 * 1024
 
 CALL_FIELDS = ("event", "harness", "tool", "command", "path", "cwd", "session", "agent", "exit_code", "rewrite",
                "incomplete", "problems",
@@ -86,8 +90,9 @@ def _hash(data: bytes) -> str:
     return blake2b(data, digest_size=32).hexdigest()
 
 
-def lua_for(path: str) -> str:
-    """The Lua translation of the Luau script at PATH, from the cache when its source is there."""
+def lua_for(path: str, fresh: bool = False) -> str:
+    """The Lua translation of the Luau script at PATH, from the cache when its source is there
+    (FRESH: translate again and replace what the cache holds)."""
     from jouet_git import __version__, paths
     from jouet_git.store import read_regular
 
@@ -98,11 +103,11 @@ def lua_for(path: str) -> str:
     key = _hash(f"{__version__}|{TRANSLATION_FORMAT}|".encode() + source)
     directory = paths.private_dir(os.path.join(paths.cache_dir(), "luau"))
     cached = os.path.join(directory, f"{key}.lua") if directory else None
-    if cached is not None:
+    if cached is not None and not fresh:
         try:
             with open(cached, encoding="utf-8") as f:
                 return f.read()
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             pass
     from jouet_git.luau.translate import LuauSyntaxError, translate
 
@@ -317,13 +322,15 @@ class ScriptHost:
                                 "where": sb.by_tag(where_of, 1)},
                         sb.by_tag(git_of, 1))
         return {
-            "deny": decision("deny"), "warn": decision("warn"), "allow": decision("allow"),
+            # a message is cut rather than refused: a rule must not fail, and say nothing, for saying too much
+            "deny": sb.clipping(decision("deny"), MESSAGE_BYTES), "warn": sb.clipping(decision("warn"), MESSAGE_BYTES),
+            "allow": decision("allow"),
             "rewrite": rewrite, "record": sb.by_tag(record, 2), "git": git, "gh": sb.by_tag(gh_of, 1),
             "options": sb.with_strings(options, 1, "jouet.options: the arguments"),
             "short_flag": short_flag, "has_command": has_command,
             "unwrap": sb.with_strings(unwrap, 1, "jouet.unwrap: the words"),
-            "dirs": sb.by_tag(dirs, 1), "parse": parse, "writes": sb.by_tag(writes_of, 1),
-            "guarded": self._probe("guarded"),
+            "dirs": sb.by_tag(dirs, 1), "parse": sb.limited(parse, PARSE_BYTES, "jouet.parse"),
+            "writes": sb.by_tag(writes_of, 1), "guarded": self._probe("guarded"),
             "contains": lua.eval(_CONTAINS), "basename": lua.eval(_BASENAME),
             "repo": self._probe("repo"), "env": self._probe("env"),
             "file": submodule("file", {"contains": self._probe("file_contains")}),
@@ -401,9 +408,14 @@ class ScriptHost:
         from lupa.lua54 import lua_type
 
         try:
-            lua = lua_for(path)
             env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
-            loaded = self.sb.load(lua, os.path.basename(path), env, self.budget)
+            try:
+                loaded = self.sb.load(lua_for(path), os.path.basename(path), env, self.budget)
+            except ScriptError:
+                # A cached translation that does not load (a damaged cache file) is made again
+                # from the script; a script that fails again fails for real.
+                env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
+                loaded = self.sb.load(lua_for(path, fresh=True), os.path.basename(path), env, self.budget)
             check = loaded.get("check") if isinstance(loaded, dict) else None
             if check is None or lua_type(check) != "function":
                 raise ScriptFailure(f"{path}: the script must return a table with a check function")

@@ -8,6 +8,10 @@ home directory:
     JOUET_CACHE_DIR    else $XDG_CACHE_HOME/jouet    else ~/.cache/jouet
     JOUET_DATA_DIR     else $XDG_DATA_HOME/jouet     else ~/.local/share/jouet
     JOUET_SYSTEM_DIR   else /etc/jouet               (enforced rules and the system's plugins)
+
+Enforced rules are the exception: /etc/jouet always loads, whatever the environment says, and
+JOUET_SYSTEM_DIR only adds a second system directory (system_dirs), so no variable can switch an
+enforced rule off.
 """
 
 from __future__ import annotations
@@ -51,6 +55,15 @@ FIXED_SYSTEM_DIR = "/etc/jouet"
 
 def system_dir() -> str:
     return os.environ.get("JOUET_SYSTEM_DIR") or FIXED_SYSTEM_DIR
+
+
+def system_dirs() -> list[str]:
+    """Every system directory enforced rules come from: /etc/jouet, then $JOUET_SYSTEM_DIR if it is
+    another one. A variable can add enforced rules, never take /etc/jouet's away."""
+    extra = os.environ.get("JOUET_SYSTEM_DIR")
+    if extra and os.path.realpath(extra) != os.path.realpath(FIXED_SYSTEM_DIR):
+        return [FIXED_SYSTEM_DIR, extra]
+    return [FIXED_SYSTEM_DIR]
 
 
 def user_rules_dir() -> str:

@@ -63,7 +63,7 @@ def build(root: str | None, extra_sources: list[srcmod.Source] | None = None,
         if isinstance(rules_cfg.get("disable", []), list) else []
     network = rules_cfg.get("network", False) is True
     sources = srcmod.all_sources(root, extra_sources, trusted_repo)
-    deps: list[str] = [paths.config_file(), paths.config_dir(), paths.system_dir()]
+    deps: list[str] = [paths.config_file(), paths.config_dir(), *paths.system_dirs()]
     if root is not None:
         deps.append(os.path.join(root, ".jouet"))
     rules: list[Rule] = []

@@ -63,11 +63,17 @@ class _Repository:
 class Runner:
     """Turns Calls into Decisions for every entry point, and records them."""
 
-    __slots__ = ("_repos", "allow", "record_calls", "use_cache")
+    __slots__ = ("_repos", "allow", "disable_only", "kept_on", "record_calls", "use_cache")
 
-    def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True) -> None:
+    def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True,
+                 disable_only: frozenset[str] | None = None) -> None:
         # Rules a person lets through for this process's calls (JOUET_ALLOW in git's hooks).
         self.allow = allow
+        # When set, config.toml may switch off only these rules; the others it names run anyway
+        # (git's hooks in an agent session whose settings were moved: jouet_git/overrides.py).
+        self.disable_only = disable_only
+        # The rules config.toml switches off that run anyway, because of disable_only.
+        self.kept_on: list[str] = []
         self.record_calls = record
         self.use_cache = use_cache
         self._repos: dict[str | None, _Repository] = {}
@@ -76,7 +82,10 @@ class Runner:
         root = gitdir.find_root(cwd)
         repo = self._repos.get(root)
         if repo is None:
-            repo = self._repos[root] = _Repository(root, load_root(root, self.use_cache))
+            ruleset = load_root(root, self.use_cache)
+            if self.disable_only is not None:
+                self.kept_on.extend(n for n in _switch_back_on(ruleset, self.disable_only) if n not in self.kept_on)
+            repo = self._repos[root] = _Repository(root, ruleset)
         return repo
 
     def ruleset(self, cwd: str) -> RuleSet:
@@ -122,6 +131,20 @@ class Runner:
         decision = self.decide(call)
         self.record(call, decision)
         return decision
+
+
+def _switch_back_on(ruleset: RuleSet, keep_off: frozenset[str]) -> list[str]:
+    """Run the rules config.toml switched off, but those in KEEP_OFF (this runner's copy only); their names."""
+    from jouet_git.engine.model import DISABLED, ENABLED
+
+    names = []
+    for rule in ruleset.rules:
+        if rule.state == DISABLED and rule.state_detail == "config.toml" and rule.name not in keep_off:
+            rule.state = ENABLED
+            rule.state_detail = ""
+            names.append(rule.name)
+    ruleset.disabled = [name for name in ruleset.disabled if name in keep_off]
+    return names
 
 
 def context_for(call: Call, root: str | None) -> Context:

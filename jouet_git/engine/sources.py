@@ -8,6 +8,7 @@ repository's rules run only while jouet_git/trust/state.py finds its `.jouet/` c
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from typing import Any
@@ -79,9 +80,11 @@ def builtin() -> Source:
     return Source(BUILTIN, BUILTIN, paths.builtin_rules_dir())
 
 
-def enforced() -> Source:
-    directory = paths.system_rules_dir()
-    problem = writable_by_others(paths.system_dir()) or writable_by_others(directory)
+def enforced(system: str | None = None) -> Source:
+    """The enforced rules of the system directory SYSTEM (paths.system_dir() when None)."""
+    system = system or paths.system_dir()
+    directory = os.path.join(system, "rules")
+    problem = writable_by_others(system) or writable_by_others(directory)
     if problem is None:
         for file in rule_files(directory):
             problem = writable_by_others(file)
@@ -147,6 +150,10 @@ def failed(kind: str, what: str, directory: str, error: BaseException) -> Source
     return source
 
 
+def _listed(make: Callable[[str], Source], system: str) -> list[Source]:
+    return [make(system)]
+
+
 def all_sources(root: str | None, extra: list[Source] | None = None, trusted_repo: bool = False) -> list[Source]:
     """Every source in load order: built in, enforced (rules, then the system's plugins), yours, extra,
     your plugins, and this repository's plugins and rules (its plugins only while it is trusted).
@@ -165,8 +172,14 @@ def all_sources(root: str | None, extra: list[Source] | None = None, trusted_rep
             out.append(failed(kind, what, directory, error))
 
     add(BUILTIN, "jouet's built-in rules", paths.builtin_rules_dir(), lambda: [builtin()])
-    add(ENFORCED, "the enforced rules", paths.system_rules_dir(), lambda: [enforced()])
-    add(ENFORCED, "the system's plugins", os.path.join(paths.system_dir(), "plugins"), plugins.system)
+    # /etc/jouet always, and JOUET_SYSTEM_DIR when it names another directory: it adds, never replaces.
+    systems = paths.system_dirs()
+    for system in systems:
+        add(ENFORCED, "the enforced rules", os.path.join(system, "rules"),
+            functools.partial(_listed, enforced, system))
+    for system in systems:
+        add(ENFORCED, "the system's plugins", os.path.join(system, "plugins"),
+            functools.partial(plugins.system, system))
     add(USER, "your rules", paths.user_rules_dir(), lambda: [user()])
     out.extend(extra or [])
     add(PLUGIN, "your plugins", paths.config_file(), plugins.user)

@@ -45,18 +45,29 @@ def serve(adapter: Adapter, event: str, argv: list[str]) -> int:
 
 def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Outcome:
     """What jouet makes of REQUEST: decisions, the primer, the stop check, notices."""
-    from jouet_git.engine.runner import Runner, allow_from
+    from jouet_git.engine.runner import Runner
 
     outcome = Outcome()
     if request.kind == NOTICE:
         if request.notice:
             outcome.notices.append(request.notice)
         return outcome
-    runner = Runner(allow=allow_from(environ) if adapter.honours_allow else frozenset())
+    policy = None
+    if adapter.honours_allow:
+        # git's hooks: a person may let a commit through; an agent session may weaken nothing.
+        from jouet_git.overrides import for_git_hook
+
+        policy = for_git_hook(os.environ if environ is os.environ else dict(environ))
+        outcome.notices.extend(policy.notices)
+        runner = Runner(allow=policy.allow, disable_only=policy.disable_only)
+    else:
+        runner = Runner()
     if request.kind == CALLS:
         for call in request.calls:
             outcome.decisions.append(runner.decide_and_record(call))
             _failures(outcome, runner.ruleset(call.cwd).failures)
+        if policy is not None:
+            outcome.notices.extend(policy.kept_on(runner.kept_on))
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 

@@ -108,9 +108,11 @@ def repository(root: str, key: str | None) -> list[Source]:
     return out
 
 
-def system() -> list[Source]:
-    """The system's plugins: enforced, named NAME/RULE, and off while anyone but root's owner can write them."""
-    base = os.path.join(paths.system_dir(), "plugins")
+def system(system_dir: str | None = None) -> list[Source]:
+    """The system's plugins: enforced, named NAME/RULE, and off while anyone but root's owner can write them.
+    SYSTEM_DIR is the system directory they are in (paths.system_dir() when None)."""
+    system_dir = system_dir or paths.system_dir()
+    base = os.path.join(system_dir, "plugins")
     try:
         names = sorted(n for n in os.listdir(base) if not n.startswith("."))
     except OSError:
@@ -123,7 +125,7 @@ def system() -> list[Source]:
         files = tree(folder)
         rules_dir = os.path.join(folder, RULES)
         prefix = f"{name}/"
-        problem = writable_by_others(paths.system_dir()) or writable_by_others(base)
+        problem = writable_by_others(system_dir) or writable_by_others(base)
         for path in files:
             problem = problem or writable_by_others(path)
         if problem:

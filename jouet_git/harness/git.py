@@ -9,6 +9,7 @@ Add --framework when the pre-commit framework runs it (no stdin, refs from PRE_C
 A denial prints the rule's message and name on stderr and exits 1, which stops git; a warning
 prints and lets git go on. A person who disagrees with a rule can let one command through with
 JOUET_ALLOW=RULE[,RULE...] (never an enforced rule); each use is said and recorded in the ledger.
+Inside an agent session that and every other weakening variable is ignored (jouet_git/overrides.py).
 If jouet itself fails, it says so and lets git go on (exit 0).
 
 This module only translates (harness/git_events.py reads what git hands a hook); deciding is the
@@ -70,7 +71,10 @@ class GitAdapter(Adapter):
         return Request(CALLS, event, cwd, calls, session=session)
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
+        from jouet_git.agentenv import in_agent_session
+
         lines = outcome.notices + failed_rules(outcome.decisions)
+        agent = in_agent_session(os.environ)
         status = 0
         for call, decision in zip(request.calls, outcome.decisions, strict=True):
             for name in decision.allowed:
@@ -79,7 +83,10 @@ class GitAdapter(Adapter):
             if decision.deny is not None:
                 deny = decision.deny
                 lines.append(f"jouet: {deny.text()}")
-                if not deny.source_label.startswith("enforced"):
+                if agent:
+                    lines.append("jouet: this runs inside an agent session, where nothing lets it through: "
+                                 "tell the person you work for what it stops and why")
+                elif not deny.source_label.startswith("enforced"):
                     lines.append(f"jouet: if you are a person and disagree, let this one through with "
                                  f"JOUET_ALLOW={deny.rule} (it is recorded)")
                 status = 1

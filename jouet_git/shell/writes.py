@@ -353,7 +353,7 @@ def _find(argv: list[str], add: _Adder) -> None:
 _WRITE_CALL = (
     r"""open\s*\([^)]*,\s*(?:mode\s*=\s*)?['"][rbt]*[wax+]"""  # open(p, 'w'), open(p, mode="a")
     r"""|\.open\s*\(\s*['"][rbt]*[wax+]"""  # Path(p).open('w')
-    r"""|open\s*\(?\s*[\w$]+\s*,\s*['"]\s*(?:>|\+<|\|)"""  # perl: open(F, '>', ...), open F, ">path"
+    r"""|open\s*\(?\s*(?:my\s+)?[\w$]+\s*,\s*['"]\s*(?:>|\+<|\|)"""  # perl: open(F, '>', ...), open F, ">path"
     r"""|\bwrite_(?:text|bytes)\b|\bunlink\w*|\bremove\w*|\brmtree\b|\brmdir\w*|\brm(?:Sync)?\s*\("""
     r"""|\brename\w*|\breplace\s*\(\s*[^)]*,|\bchmod\w*|\bchown\w*|\blchmod\b|\bsymlink\w*|\blink\w*\s*\("""
     r"""|\btruncate\w*|\bcopy\w*|\bmove\w*|\bwriteFile\w*|\bappendFile\w*|\bcreateWriteStream\b"""
@@ -367,17 +367,30 @@ _HOME_JOIN = r"""home\s*\(\s*\)|expanduser|\$HOME|\bHOME\b|homedir\s*\(|\$ENV\{\
 def _inline(command: Command, add: _Adder) -> None:
     """Literal paths named by inline code that writes files."""
     code = inline_code(command)
-    if not code or not re.search(_WRITE_CALL, code):
+    # Look for a write in the code itself, not in what its strings say (a path may hold `popen`);
+    # short strings stay, since they are the modes ('w', "a+", '>').
+    if not code or not re.search(_WRITE_CALL, re.sub(_LITERAL, _mode_only, code)):
         return
     how = f"{command.program} (inline code)"
     home = bool(re.search(_HOME_JOIN, code))
     for match in re.finditer(_LITERAL, code):
         text = match.group(1) if match.group(1) is not None else match.group(2)
+        if text[:1] in (">", "<", "+", "|"):  # perl's two-argument open names the mode with the path
+            text = text.lstrip("+<>| ")
         if not _path_like(text):
             continue
         add(text, how)
         if home and not _rooted(text):
             add(f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}", how)
+
+
+def _mode_only(match: re.Match[str]) -> str:
+    text = match.group(0)
+    if len(text) <= 5:
+        return text
+    if text[1:2] in (">", "|", "+"):  # perl's two-argument open: open(F, ">path")
+        return text[:3] + text[0]
+    return "''"
 
 
 def _path_like(text: str) -> bool:

@@ -1,0 +1,117 @@
+"""shell/writes.py: which paths a call's commands write, move away, delete or change the mode of."""
+
+from __future__ import annotations
+
+import pytest
+
+from jouet_git.shell import parse
+from jouet_git.shell.writes import git_config_keys, writes
+
+
+def written(command: str) -> list[tuple[str, str, bool]]:
+    return [(w.path, w.how, w.removes) for w in writes(parse(command).commands)]
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("echo x > a.txt", [("a.txt", "redirect", False)]),
+    ("echo x >> ~/.config/jouet/config.toml", [("~/.config/jouet/config.toml", "redirect", False)]),
+    ("cd ~/.config/jouet && printf x > config.toml", [("~/.config/jouet/config.toml", "redirect", False)]),
+    ("echo x > /dev/null", []),
+    ("tee -a a b", [("a", "tee", False), ("b", "tee", False)]),
+    ("sed -i 's/a/b/' f", [("f", "sed -i", False)]),
+    ("sed -i.bak -e 's/a/b/' f g", [("f", "sed -i", False), ("g", "sed -i", False)]),
+    ("sed -n 1p f", []),
+    ("sed 's/i/j/' f", []),
+    ("perl -pi -e 's/a/b/' f", [("f", "perl -i", False)]),
+    ("rm -rf d", [("d", "rm", True)]),
+    ("rm -- -odd", [("-odd", "rm", True)]),
+    ("unlink f", [("f", "unlink", True)]),
+    ("truncate -s 0 f", [("f", "truncate", False)]),
+    ("chmod -x .git/hooks/pre-commit", [(".git/hooks/pre-commit", "chmod", False)]),
+    ("chmod -R 000 d", [("d", "chmod", False)]),
+    ("chown me:me f", [("f", "chown", False)]),
+    ("dd if=/dev/zero of=f bs=1", [("f", "dd", False)]),
+    ("find d -delete", [("d", "find", True)]),
+    ("find d -name x -exec rm {} +", [("d", "find", True)]),
+    ("find d -name x", []),
+    ("tar xzf a.tgz -C out", [("out", "tar -x", True)]),
+    ("curl -o f https://x", [("f", "curl -o", False)]),
+    ("git rm -q f", [("f", "git rm", True)]),
+    ("git rm --cached f", []),
+    ("git -C sub mv a b", [("sub/a", "git mv", True), ("sub/b", "git mv", False)]),
+])
+def test_shell_writes(command: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert written(command) == expected
+
+
+@pytest.mark.parametrize(("command", "dest"), [
+    ("cp a b", "b"), ("cp -r a b/", "b/"), ("mv a b", "b"), ("ln -sf /dev/null hook", "hook"),
+    ("install -m 755 x /usr/bin/jouet", "/usr/bin/jouet"), ("rsync -a src/ dst/", "dst/"),
+    ("cp -t dir a b", "dir"),
+])
+def test_destinations_and_what_lands_in_them(command: str, dest: str) -> None:
+    paths = [p for p, _, _ in written(command)]
+    assert dest in paths
+
+
+def test_mv_removes_its_sources() -> None:
+    assert ("a", "mv", True) in written("mv a b")
+
+
+def test_rsync_delete_removes_the_destination() -> None:
+    assert ("dst/", "rsync --delete", True) in written("rsync -a --delete src/ dst/")
+
+
+def test_a_path_after_a_cd_jouet_cannot_follow_is_lost() -> None:
+    found = writes(parse("cd $(mktemp -d) && echo x > config.toml").commands)
+    assert [(w.path, w.lost) for w in found] == [("config.toml", True)]
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"open('/x/config.toml', 'w').write('a')\"",
+    "python3 -c \"import pathlib; pathlib.Path('/x/config.toml').write_text('a')\"",
+    "python3 -c \"import os; os.remove('/x/config.toml')\"",
+    "python3 -c \"import shutil; shutil.rmtree('/x/config.toml')\"",
+    "python3 - <<'EOF'\nopen('/x/config.toml', 'a').write('x')\nEOF",
+    "perl -e 'unlink \"/x/config.toml\"'",
+    "perl -e 'open(F, \">/x/config.toml\")'",
+    "perl -e 'open(my $f, \">\", \"/x/config.toml\")'",
+    "node -e \"require('fs').writeFileSync('/x/config.toml', '')\"",
+    "ruby -e \"File.write('/x/config.toml', '')\"",
+])
+def test_inline_programs_that_write_name_their_literal_paths(command: str) -> None:
+    assert "/x/config.toml" in [p for p, _, _ in written(command)]
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"print(open('/x/config.toml').read())\"",
+    "python3 -c \"print(open('/tmp/popen-gw1/config.toml').read())\"",  # a word in a path is not a call
+    "python3 script.py /x/config.toml",
+    "perl -ne 'print if /x/' /x/config.toml",
+    "node -e \"console.log(require('fs').readFileSync('/x/config.toml', 'utf8'))\"",
+])
+def test_inline_programs_that_only_read_write_nothing(command: str) -> None:
+    assert written(command) == []
+
+
+@pytest.mark.parametrize(("args", "keys"), [
+    (["core.hooksPath", "/dev/null"], ["core.hookspath"]),
+    (["--global", "CORE.HOOKSPATH", "x"], ["core.hookspath"]),
+    (["--unset", "core.hooksPath"], ["core.hookspath"]),
+    (["--unset-all", "core.hooksPath"], ["core.hookspath"]),
+    (["--replace-all", "core.hooksPath", "x"], ["core.hookspath"]),
+    (["--add", "include.path", "x"], ["include.path"]),
+    (["set", "core.hooksPath", "x"], ["core.hookspath"]),
+    (["unset", "core.hooksPath"], ["core.hookspath"]),
+    (["--remove-section", "core"], ["[core]"]),
+    (["rename-section", "core", "x"], ["[core]"]),
+    (["--edit"], ["*"]),
+    (["-f", "other.cfg", "core.hooksPath", "x"], ["core.hookspath"]),
+    (["core.hooksPath"], []),
+    (["--get", "core.hooksPath"], []),
+    (["get", "core.hooksPath"], []),
+    (["--list"], []),
+    (["user.name", "me"], ["user.name"]),
+])
+def test_git_config_keys(args: list[str], keys: list[str]) -> None:
+    assert git_config_keys(args) == keys

@@ -1,0 +1,84 @@
+"""jouet_git/guarded.py: jouet's places, kept in step with paths.py and setup/targets.py."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from jouet_git import guarded, paths
+from jouet_git.guarded import EDIT, View, after_edit, edit_paths
+from jouet_git.setup.targets import SCRIPTS, TARGETS
+
+
+def test_the_view_places_jouet_s_directories_as_paths_py_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = View.here(str(tmp_path))
+    for own, xdg, fallback, function in (
+        ("JOUET_CONFIG_DIR", "XDG_CONFIG_HOME", ".config", paths.config_dir),
+        ("JOUET_STATE_DIR", "XDG_STATE_HOME", os.path.join(".local", "state"), paths.state_dir),
+        ("JOUET_CACHE_DIR", "XDG_CACHE_HOME", ".cache", paths.cache_dir),
+        ("JOUET_DATA_DIR", "XDG_DATA_HOME", os.path.join(".local", "share"), paths.data_dir),
+    ):
+        assert view._dir(own, xdg, fallback) == function()
+        monkeypatch.delenv(own)
+        assert View.here(str(tmp_path))._dir(own, xdg, fallback) == function()
+        monkeypatch.delenv(xdg)
+        assert View.here(str(tmp_path))._dir(own, xdg, fallback) == function()
+
+
+def test_every_file_setup_writes_passes_the_name_filter() -> None:
+    """guarded.py imports setup/ only for a path named like one of its files: every target's is."""
+    for target in TARGETS.values():
+        for file in (target.user_file, target.project_file):
+            name = os.path.basename(file)
+            if target.layout == SCRIPTS:
+                assert name in ("hooks", "Hooks"), target.name
+            else:
+                assert name in guarded._TARGET_NAMES, (target.name, name)
+
+
+def test_every_target_file_holding_jouet_s_entries_is_guarded(tmp_path: Path) -> None:
+    from testing import make_repo, run_jouet
+
+    repo = make_repo(tmp_path / "repo")
+    env = {"JOUET_SETUP_UNREADY": "1"}
+    for name in TARGETS:
+        for scope in ((), ("--project",)):
+            proc = run_jouet("setup", name, *scope, cwd=repo, env=env)
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+    view = View.here(str(repo))
+    for target in TARGETS.values():
+        for scope, path in view._target_paths(target):
+            if target.layout == SCRIPTS:
+                files = [os.path.join(path, e.key) for e in target.events]
+            else:
+                files = [path]
+            for file in files:
+                found = view.guarded(file, "sed -i")
+                assert found is not None and found.kind == guarded.HOOKS, (target.name, scope, file)
+
+
+def test_after_edit_follows_each_tool_shape() -> None:
+    before = b'{"a": 1, "hooks": {}}'
+    assert after_edit(before, {"content": "{}"}) == "{}"
+    assert after_edit(before, {"old_string": '"a": 1', "new_string": '"a": 2'}) == '{"a": 2, "hooks": {}}'
+    assert after_edit(before, {"old_str": "1", "new_str": "3"}) == '{"a": 3, "hooks": {}}'
+    assert after_edit(before, {"edits": [{"old_string": "1", "new_string": "2"},
+                                         {"old_string": "hooks", "new_string": "x"}]}) == '{"a": 2, "x": {}}'
+    assert after_edit(before, {"old_string": "absent", "new_string": "x"}) == before.decode()
+    assert after_edit(before, {"patch": "*** Begin Patch"}) is None
+
+
+def test_edit_paths_reads_patches() -> None:
+    patch = "*** Begin Patch\n*** Update File: a.json\n@@\n*** Delete File: b.json\n*** End Patch\n"
+    assert edit_paths(None, {"patch": patch}) == ["a.json", "b.json"]
+    assert edit_paths("x", {"file_path": "x"}) == ["x"]
+
+
+def test_reading_a_path_is_never_a_write() -> None:
+    from jouet_git.call import KIND_READ, Call
+
+    call = Call(tool="Read", kind=KIND_READ, path=os.path.join(paths.config_dir(), "config.toml"))
+    assert guarded.call_guarded(call) == []
+    assert guarded.probe(View.here("."), call, call.path, EDIT) == (None, None)

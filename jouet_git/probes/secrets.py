@@ -33,14 +33,18 @@ ZERO_OID = frozenset({"0" * 40, "0" * 64})
 
 
 class ScanInfo:
-    """What the last scan did, for tests, the bench and `jouet secrets scan --verbose`."""
+    """What the last scan did, for tests, the bench and the summary `jouet secrets scan` prints."""
 
-    __slots__ = ("files", "gitleaks_ran", "precheck")
+    __slots__ = ("bytes", "commits", "files", "gitleaks", "gitleaks_ran", "precheck", "too_large")
 
     def __init__(self) -> None:
         self.files = 0
+        self.commits = 0  # outgoing scans: the commits read
+        self.bytes = 0  # the diff read, in bytes
         self.gitleaks_ran = False
+        self.gitleaks = ""  # the binary that ran (or would have)
         self.precheck = ""
+        self.too_large = False  # stopped at the size limit
 
 
 LAST = ScanInfo()
@@ -97,26 +101,33 @@ def scan(
     from jouet_git.gitleaks import binary as gl_binary
     from jouet_git.gitleaks import config, diff, precheck, proc, scanner
 
-    gitleaks = gl_binary.find_gitleaks()
-    if gitleaks is None:
-        return None, gl_binary.missing_reason()
+    choice = gl_binary.which()
+    if choice is None or choice.problem:
+        return None, choice.problem if choice is not None else gl_binary.INSTALL_HINT
+    gitleaks = choice.path
+    LAST.gitleaks = gitleaks
     try:
         revisions = _revisions(range) if scope == "outgoing" else []
     except ValueError as error:
         return None, str(error)
+    if progress is not None:
+        progress("reading the commits" if scope == "outgoing" else f"reading the {scope} changes")
+    size = diff.Budget(max_bytes)
     try:
         repo = diff.open_repo(cwd, end)
-        size = diff.Budget(max_bytes)
         changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size)
     except diff.NotARepo as error:
         return None, f"not a git work tree: {error}"
     except diff.TooLarge as error:
+        LAST.too_large = True
         return None, f"{error}, the limit for a secret scan: run `gitleaks git` by hand"
     except proc.OverBudget:
         return None, f"the secret scan ran out of its {budget:g} s budget while reading the diff"
     except (RuntimeError, OSError) as error:
         return None, str(error)
     LAST.files = len(changes)
+    LAST.bytes = size.limit - size.left
+    LAST.commits = len({c.commit for c in changes if c.commit})
     if not changes:
         LAST.precheck = "nothing to scan"
         return [], None
@@ -126,12 +137,14 @@ def scan(
     if summary is None:
         LAST.precheck = f"cannot pre-check ({why}): running gitleaks"
     else:
+        if progress is not None:
+            progress(f"looking for gitleaks keywords in {_files(len(changes))}")
         needed, LAST.precheck = precheck.must_scan(summary, _fragments(changes, scope))
         if not needed:
             return [], None
 
     if progress is not None:
-        progress(f"scanning {len(changes)} changed file(s) with gitleaks")
+        progress(f"scanning {_files(len(changes))} with gitleaks")
     LAST.gitleaks_ran = True
     try:
         if scope == "outgoing":
@@ -145,6 +158,10 @@ def scan(
     except OSError as error:
         return None, f"cannot run gitleaks ({gitleaks}): {error.strerror}"
     return found, None
+
+
+def _files(count: int) -> str:
+    return f"{count} changed file" if count == 1 else f"{count} changed files"
 
 
 def _changes(diff: Any, repo: Any, cwd: str, scope: str, paths: list[str] | None, revisions: list[str],

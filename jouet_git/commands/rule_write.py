@@ -18,7 +18,7 @@ from jouet_git.engine.load import load_file, load_text
 from jouet_git.engine.model import BROKEN, USER
 from jouet_git.engine.ruleset import load
 from jouet_git.errors import FOUND, JouetError
-from jouet_git.fsutil import write_atomic
+from jouet_git.store import write_atomic
 
 # The schema's copy beside your rules: `#:schema ./rules.schema.json` works wherever the rules
 # directory is, whichever Python environment jouet runs from.

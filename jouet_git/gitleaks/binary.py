@@ -155,38 +155,44 @@ def _state_path() -> str:
     return os.path.join(paths.state_dir(), STATE_FILE)
 
 
-def _remembered(path: str, st: os.stat_result) -> dict[str, Any] | None:
-    import json
+_WHAT = "record of checked gitleaks binaries"
 
-    try:
-        with open(_state_path(), encoding="utf-8") as f:
-            data = json.load(f)
-        record = data["verified"][path]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+
+def _parse(data: bytes) -> dict[str, Any]:
+    from jouet_git import store
+
+    value = store.decode_json(data)
+    if not isinstance(value, dict) or not isinstance(value.get("verified"), dict):
+        raise store.Corrupt("not a record of checked gitleaks binaries")
+    return value
+
+
+def _empty() -> dict[str, Any]:
+    return {"verified": {}}
+
+
+def _remembered(path: str, st: os.stat_result) -> dict[str, Any] | None:
+    from jouet_git import store
+
+    record = store.load(_state_path(), _parse, _empty, _WHAT)["verified"].get(path)
     if isinstance(record, dict) and record.get("signature") == _signature(st):
         return record
     return None
 
 
 def _remember(path: str, st: os.stat_result, record: dict[str, Any]) -> None:
-    import contextlib
     import json
 
-    from jouet_git.fsutil import write_atomic
+    from jouet_git import store
 
-    state = _state_path()
+    def change(data: dict[str, Any]) -> None:
+        data["verified"][path] = {**record, "signature": _signature(st)}
+
     try:
-        with open(state, encoding="utf-8") as f:
-            data = json.load(f)
-        if not isinstance(data, dict) or not isinstance(data.get("verified"), dict):
-            data = {"verified": {}}
-    except (OSError, ValueError):
-        data = {"verified": {}}
-    data["verified"][path] = {**record, "signature": _signature(st)}
-    with contextlib.suppress(OSError):
-        os.makedirs(os.path.dirname(state), mode=0o700, exist_ok=True)
-        write_atomic(state, json.dumps(data, indent=2) + "\n")
+        os.makedirs(os.path.dirname(_state_path()), mode=0o700, exist_ok=True)
+        store.update(_state_path(), _parse, _empty, lambda d: json.dumps(d, indent=2) + "\n", change, _WHAT)
+    except (OSError, store.Busy, store.TooNew):
+        pass  # checked again next time
 
 
 def _sha256(path: str) -> str:

@@ -275,7 +275,7 @@ def test_a_terminal_is_asked_and_no_means_no(tmp_path: Path) -> None:
         return proc.returncode, out + err
 
     code, output = answer("n\n")
-    assert code == 1 and "Trust these 1 rule(s)" in output and "Nothing was trusted" in output
+    assert code == 1 and "Trust this 1 rule" in output and "Nothing was trusted" in output
     assert denied(work, "git tag v1") is None
     code, output = answer("y\n")
     assert code == 0 and "Trusted" in output

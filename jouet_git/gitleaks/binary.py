@@ -181,18 +181,17 @@ def _remembered(path: str, st: os.stat_result) -> dict[str, Any] | None:
 
 
 def _remember(path: str, st: os.stat_result, record: dict[str, Any]) -> None:
+    """Add PATH's record. No lock: this runs in git hooks, where filelock is too heavy to import, and
+    a record lost to a concurrent writer only costs one more hash next time."""
+    import contextlib
     import json
 
     from jouet_git import store
 
-    def change(data: dict[str, Any]) -> None:
-        data["verified"][path] = {**record, "signature": _signature(st)}
-
-    try:
-        os.makedirs(os.path.dirname(_state_path()), mode=0o700, exist_ok=True)
-        store.update(_state_path(), _parse, _empty, lambda d: json.dumps(d, indent=2) + "\n", change, _WHAT)
-    except (OSError, store.Busy, store.TooNew):
-        pass  # checked again next time
+    data = store.load(_state_path(), _parse, _empty, _WHAT)
+    data["verified"][path] = {**record, "signature": _signature(st)}
+    with contextlib.suppress(OSError):  # checked again next time
+        store.write_atomic(_state_path(), json.dumps(data, indent=2) + "\n", make_dirs=True)
 
 
 def _sha256(path: str) -> str:

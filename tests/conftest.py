@@ -16,11 +16,16 @@ _DIRS = ("JOUET_CONFIG_DIR", "JOUET_STATE_DIR", "JOUET_CACHE_DIR", "JOUET_DATA_D
 
 def pytest_configure(config: pytest.Config) -> None:
     """Code that runs while tests are collected (a skip marker that looks for gitleaks, which checks
-    and remembers the bundled binary) gets jouet directories of its own, never the real home's."""
+    and remembers the bundled binary) gets jouet directories of its own, never the real home's;
+    and every test gets budgets that a loaded machine cannot run out of."""
     base = tempfile.mkdtemp(prefix="jouet-collect-")
     atexit.register(shutil.rmtree, base, True)
     for name in _DIRS:
         os.environ[name] = os.path.join(base, name.lower())
+    # No test depends on how busy the machine is: the probes' wall-clock budgets (200 ms a check,
+    # 5 s of secret scans) are raised for the whole run. Tests of the budgets pass their own.
+    os.environ["JOUET_PROBE_BUDGET"] = "60"
+    os.environ["JOUET_SECRETS_BUDGET"] = "120"
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 import time
 
+from jouet_git.probes import budget as _raised
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,8 +36,8 @@ if TYPE_CHECKING:
 
     Answer = tuple[Any, str | None]
 
-BUDGET = 0.2  # seconds the probes of one check share
-SECRETS_BUDGET = 5.0  # seconds the secret scans of one hook call share
+BUDGET = _raised(0.2, "JOUET_PROBE_BUDGET")  # seconds the probes of one check share
+SECRETS_BUDGET = _raised(5.0, "JOUET_SECRETS_BUDGET")  # seconds the secret scans of one hook call share
 NOT_A_REPO = "not in a git repository"
 
 

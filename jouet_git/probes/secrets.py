@@ -19,6 +19,8 @@ The probe only reads: git runs with GIT_OPTIONAL_LOCKS=0, nothing is staged, no 
 
 from __future__ import annotations
 
+from jouet_git.probes import budget as _raised
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from jouet_git.gitleaks.diff import FileChange
 
 SCOPES = ("staged", "tracked", "outgoing")
-DEFAULT_BUDGET = 5.0  # seconds; scans run only on commits and pushes
+DEFAULT_BUDGET = _raised(5.0, "JOUET_SECRETS_BUDGET")  # seconds; scans run only on commits and pushes
 MAX_DIFF_BYTES = 1 << 20
 ZERO_OID = frozenset({"0" * 40, "0" * 64})
 

@@ -16,16 +16,11 @@ _DIRS = ("JOUET_CONFIG_DIR", "JOUET_STATE_DIR", "JOUET_CACHE_DIR", "JOUET_DATA_D
 
 def pytest_configure(config: pytest.Config) -> None:
     """Code that runs while tests are collected (a skip marker that looks for gitleaks, which checks
-    and remembers the bundled binary) gets jouet directories of its own, never the real home's;
-    and every test gets budgets that a loaded machine cannot run out of."""
+    and remembers the bundled binary) gets jouet directories of its own, never the real home's."""
     base = tempfile.mkdtemp(prefix="jouet-collect-")
     atexit.register(shutil.rmtree, base, True)
     for name in _DIRS:
         os.environ[name] = os.path.join(base, name.lower())
-    # No test depends on how busy the machine is: the probes' wall-clock budgets (200 ms a check,
-    # 5 s of secret scans) are raised for the whole run. Tests of the budgets pass their own.
-    os.environ["JOUET_PROBE_BUDGET"] = "60"
-    os.environ["JOUET_SECRETS_BUDGET"] = "120"
 
 
 @pytest.fixture(autouse=True)
@@ -46,11 +41,15 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     ):
         monkeypatch.setenv(name, str(base / sub))
     monkeypatch.setenv("HOME", str(home))
+    # Many hooks run at once on a small machine: give probes and scripts time enough that a loaded
+    # machine never decides a test. Tests of the budgets themselves set their own.
+    monkeypatch.setenv("JOUET_BUDGET_SCALE", "25")
     gitconfig = home / ".gitconfig"
     gitconfig.write_text("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("JOUET_RULES_DISABLE", "JOUET_SESSION_ID", "JOUET_ALLOW", "JOUET_RULES_NETWORK",
+    for name in ("JOUET_RULES_DISABLE", "JOUET_SESSION_ID", "JOUET_ALLOW", "JOUET_RULES_NETWORK", "JOUET_STORE_CONTENT",
+                 "CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "CLINE_DIR",
                  "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PRE_COMMIT"):
         monkeypatch.delenv(name, raising=False)
     yield base

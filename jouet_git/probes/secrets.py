@@ -19,8 +19,6 @@ The probe only reads: git runs with GIT_OPTIONAL_LOCKS=0, nothing is staged, no 
 
 from __future__ import annotations
 
-from jouet_git.probes import budget as _raised
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -29,7 +27,7 @@ if TYPE_CHECKING:
     from jouet_git.gitleaks.diff import FileChange
 
 SCOPES = ("staged", "tracked", "outgoing")
-DEFAULT_BUDGET = _raised(5.0, "JOUET_SECRETS_BUDGET")  # seconds; scans run only on commits and pushes
+DEFAULT_BUDGET = 5.0  # seconds (times JOUET_BUDGET_SCALE); scans run only on commits and pushes
 MAX_DIFF_BYTES = 1 << 20
 ZERO_OID = frozenset({"0" * 40, "0" * 64})
 
@@ -85,7 +83,7 @@ def scan(
     paths: list[str] | None = None,
     deadline: float | None = None,
     range: str | Sequence[tuple[str, str]] | None = None,
-    budget: float = DEFAULT_BUDGET,
+    budget: float | None = None,
     max_bytes: int = MAX_DIFF_BYTES,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[dict[str, Any]] | None, str | None]:
@@ -96,6 +94,10 @@ def scan(
     LAST = ScanInfo()
     if scope not in SCOPES:
         return None, f"unknown scope {scope!r}: use staged, tracked or outgoing"
+    if budget is None:
+        from jouet_git import budgets
+
+        budget = budgets.secrets()  # 5 s, times JOUET_BUDGET_SCALE
     end = time.monotonic() + budget
     if deadline is not None:
         end = min(end, deadline)

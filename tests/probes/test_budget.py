@@ -171,16 +171,3 @@ def test_git_hook_variables_are_kept_for_the_same_repository_only(repo: Path, tm
     # Another repository's status must not read this repository's index.
     assert Probes(str(repo)).git_state(str(elsewhere))[0]["dirty"] is False
 
-
-def test_a_budget_can_be_raised_from_the_environment_never_lowered(monkeypatch: pytest.MonkeyPatch) -> None:
-    from jouet_git.probes import budget
-
-    monkeypatch.setenv("JOUET_PROBE_BUDGET", "2.5")
-    assert budget(0.2, "JOUET_PROBE_BUDGET") == 2.5
-    for lower in ("0", "0.01", "-5", "nan-ish", ""):
-        monkeypatch.setenv("JOUET_PROBE_BUDGET", lower)
-        assert budget(0.2, "JOUET_PROBE_BUDGET") == 0.2
-    monkeypatch.setenv("JOUET_PROBE_BUDGET", "100000")
-    assert budget(0.2, "JOUET_PROBE_BUDGET") == 120.0
-    monkeypatch.delenv("JOUET_PROBE_BUDGET")
-    assert budget(0.2, "JOUET_PROBE_BUDGET") == 0.2

@@ -211,3 +211,13 @@ def test_fish_completions_complete(tmp_path: Path) -> None:
     assert complete("jouet rule ") == sorted(["list", "test", "new", "promote", "log", "schema", "gap", "types"])
     assert complete("jouet secrets scan --scope ") == ["outgoing", "staged", "tracked"]
     assert "--json" in complete("jouet rule list --")
+
+
+def test_the_command_index_knows_every_command_and_sub_command() -> None:
+    """A rule's `needs` and scripts' jouet.has_command() read commands_index: it must not lag the CLI."""
+    from jouet_git.commands.completions import tree
+    from jouet_git.commands_index import COMMANDS
+
+    for node in tree():
+        if node.path and node.path[0] != "hook":
+            assert node.path in COMMANDS, f"commands_index lacks {' '.join(node.path)}"

@@ -7,6 +7,7 @@ point asks this module, so they all say the same thing:
 
     broken(ruleset)   [{"rule", "scope", "file", "errors": ["FILE:LINE: what is wrong", ...]}, ...]
     lines(ruleset)    the same for a person, one error a line, then the problems of the rule set
+    notices(ruleset)  a few `jouet: ...` lines for a hook's stderr or a harness's message to the person
     summary(ruleset)  one line, for places that have room for one ("" when nothing is broken)
 
 On the hook path: imports nothing but the rule model.
@@ -52,3 +53,20 @@ def summary(ruleset: RuleSet) -> str:
     shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
     noun = "rule is" if len(names) == 1 else "rules are"
     return f"jouet: {len(names)} {noun} broken and guard nothing until fixed ({shown}); `jouet rule list` says why"
+
+
+def notices(ruleset: RuleSet, limit: int = 3) -> list[str]:
+    """What a hook says to the person about rules that do not run: each broken rule with its first
+    error (LIMIT of them, then how many more), and the rule set's problems. [] when all is well."""
+    out = []
+    items = broken(ruleset)
+    for item in items[:limit]:
+        more = len(item["errors"]) - 1
+        also = f" (and {more} more error{'s' if more != 1 else ''})" if more > 0 else ""
+        out.append(f"jouet: rule {item['rule']} is broken and guards nothing: {item['errors'][0]}{also}")
+    if len(items) > limit:
+        out.append(f"jouet: {len(items) - limit} more broken rule{'s' if len(items) - limit != 1 else ''}")
+    if items:
+        out.append("jouet: `jouet rule list` shows every error; fix the file or remove it")
+    out.extend(f"jouet: {problem}" for problem in ruleset.problems)
+    return out

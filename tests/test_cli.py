@@ -221,3 +221,10 @@ def test_the_command_index_knows_every_command_and_sub_command() -> None:
     for node in tree():
         if node.path and node.path[0] != "hook":
             assert node.path in COMMANDS, f"commands_index lacks {' '.join(node.path)}"
+
+
+def test_a_denial_stands_out_on_a_terminal(tmp_path: Path) -> None:
+    out = _on_a_terminal("check", "git add -A", env={"TERM": "xterm"}, cwd=tmp_path)
+    assert out.startswith("\033[1;31mdeny:\033[0m This stages every change")
+    piped = run_jouet("check", "git add -A", cwd=tmp_path)
+    assert piped.stdout.startswith("deny: This stages every change")

@@ -102,7 +102,7 @@ def run_test(args: argparse.Namespace) -> int:
             print(line)
         if report.missing:
             print(f"FAIL {rule.name}: {report.missing}")
-        print(f"{rule.name}: {report.passed} of {len(report.results)} examples passed")
+        print(f"{rule.name}: {report.passed} of {term.count(len(report.results), 'example')} passed")
     if args.json:
         print(json.dumps(results, indent=2))
     return USAGE if broken else FOUND if failed else OK
@@ -135,14 +135,14 @@ def _all(rules: list[Rule], as_json: bool) -> int:
         if report.ok:
             passed += 1
             if not as_json:
-                print(f"ok   {rule.name} {len(report.results)} examples passed")
+                print(f"ok   {rule.name} {term.count(len(report.results), 'example')} passed")
             continue
         if as_json:
             continue
         if report.missing:
             print(f"FAIL {rule.name} {report.missing}")
         else:
-            print(f"FAIL {rule.name} {report.passed} of {len(report.results)} examples passed")
+            print(f"FAIL {rule.name} {report.passed} of {term.count(len(report.results), 'example')} passed")
         for line in example_lines(report):
             if not line.startswith("ok"):
                 print(f"     {line}")

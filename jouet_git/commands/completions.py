@@ -61,9 +61,17 @@ def tree() -> list[Node]:
     nodes = [root]
     for name, (_, summary) in cli.COMMANDS.items():
         root.subs.append((name, summary))
-        if name == "hook":  # `jouet hook` skips argparse; only harnesses and git run it
-            nodes.append(Node(("hook",), subs=[("claude", "Claude Code's hooks"), ("git", "git's own hooks")],
-                              options=[Option(["-h", "--help"], "show help", False, None)]))
+        if name == "hook":  # `jouet hook` skips argparse: its words come from the harness registry
+            from jouet_git.harness import ADAPTERS, adapter
+
+            hook = Node(("hook",), options=[Option(["-h", "--help"], "show help", False, None)])
+            nodes.append(hook)
+            for harness in ADAPTERS:
+                found = adapter(harness)
+                if found is None:
+                    continue
+                hook.subs.append((harness, f"{harness}'s hooks"))
+                nodes.append(Node(("hook", harness), subs=[(event, what) for event, what in found.events.items()]))
             continue
         parser, _ = cli.build_parser(name)
         _walk(parser, (name,), nodes)

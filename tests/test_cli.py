@@ -215,8 +215,8 @@ def test_fish_completions_complete(tmp_path: Path) -> None:
 
 def test_the_command_index_knows_every_command_and_sub_command() -> None:
     """A rule's `needs` and scripts' jouet.has_command() read commands_index: it must not lag the CLI."""
-    from jouet_git.commands.completions import tree
     from jouet_git.commands_index import COMMANDS
+    from jouet_git.completions import tree
 
     for node in tree():
         if node.path and node.path[0] != "hook":

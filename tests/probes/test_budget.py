@@ -170,4 +170,3 @@ def test_git_hook_variables_are_kept_for_the_same_repository_only(repo: Path, tm
     assert Probes(str(repo)).git_changed() == ([str(repo / "README.md")], None)
     # Another repository's status must not read this repository's index.
     assert Probes(str(repo)).git_state(str(elsewhere))[0]["dirty"] is False
-

@@ -52,6 +52,8 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         if request.notice:
             outcome.notices.append(request.notice)
         return outcome
+    from jouet_git.engine import problems
+
     policy = None
     if adapter.honours_allow:
         # git's hooks: a person may let a commit through; an agent session may weaken nothing.
@@ -65,27 +67,22 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     if request.kind == CALLS:
         for call in request.calls:
             outcome.decisions.append(runner.decide_and_record(call))
-            _failures(outcome, runner.ruleset(call.cwd).failures)
         if policy is not None:
             outcome.notices.extend(policy.kept_on(runner.kept_on))
+        # Rules that do not run (a broken file, a plugin whose copy changed, a source that could not be
+        # read) are said wherever a decision is made, so nobody believes a rule guards them when it does not.
+        if request.calls:
+            outcome.notices.extend(problems.notices(runner.ruleset(request.calls[0].cwd)))
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 
         adapter.started(request, environ)
         ruleset = runner.ruleset(request.cwd)
         outcome.primer = primer(ruleset)
-        _failures(outcome, ruleset.failures)
+        outcome.notices.extend(problems.notices(ruleset))
     elif request.kind == STOP:
         outcome.stop = None  # the stop check has no rules yet: the agent may stop
     return outcome
-
-
-def _failures(outcome: Outcome, failures: list[str]) -> None:
-    """Rules that could not be loaded at all: the person hears of it on every hook, the rest still ran."""
-    for failure in failures:
-        line = f"jouet: {failure}"
-        if line not in outcome.notices:
-            outcome.notices.append(line)
 
 
 def _write(stream: TextIO, text: str) -> None:

@@ -502,15 +502,14 @@ def probe(view: View, call: Any, path: Any, how: Any, removes: Any = None,
     every file it writes is asked about, PATH first, and the tool's input says what each becomes).
     """
     from jouet_git.call import KIND_EDIT
-    from jouet_git.probes.core import ProbeError
 
     if not isinstance(how, str) or not how:
-        raise ProbeError('jouet.guarded: the second argument says how the path is written: a `how` from '
+        raise TypeError('jouet.guarded: the second argument says how the path is written: a `how` from '
                          'jouet.writes, or "edit" for a file tool')
     if path is not None and not isinstance(path, str):
-        raise ProbeError("jouet.guarded: the path must be a string")
+        raise TypeError("jouet.guarded: the path must be a string")
     if key is not None and not isinstance(key, str):
-        raise ProbeError("jouet.guarded: the key must be a string (what jouet.writes gives for git config)")
+        raise TypeError("jouet.guarded: the key must be a string (what jouet.writes gives for git config)")
     if how == EDIT:
         if call is None or call.kind != KIND_EDIT:
             return None, None

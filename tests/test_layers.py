@@ -17,17 +17,20 @@ PACKAGE = Path(jouet_git.__file__).parent
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
 BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "budgets", "journal", "commands_index",
-        "term", "__version__", "jouet_git"}
+        "term", "agentenv", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     "shell": {"call", "cmdline"},
     "call": {"shell"},
     "gitleaks": BASE,
     "claims": BASE,
-    "probes": BASE | {"claims", "gitleaks", "shell"},
+    "probes": BASE | {"claims", "gitleaks", "shell", "guarded"},
+    # What of jouet's a path is: jouet's directories, and the files `jouet setup` writes (setup's tables
+    # and readers, which use only the base).
+    "guarded": BASE | {"shell", "setup"},
     # The engine reads rule sources from trust records and plugin pins, and asks the harness
     # registry (jouet_git.harness) for tool kinds; trust/ and plugin/ build and show rules with it.
-    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness"},
+    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness", "guarded"},
     "trust": BASE | {"engine"},
     "plugin": BASE | {"engine", "trust"},
     "ledger": BASE,

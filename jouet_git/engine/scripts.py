@@ -65,7 +65,7 @@ class _ExampleRunner:
         from jouet_git.probes.examples import ExampleProbes
 
         item = self.example if isinstance(self.example, dict) else {"command": self.example}
-        return self.host.run(rule, call, matched, ExampleProbes(item, call.cwd))
+        return self.host.run(rule, call, matched, ExampleProbes(item, call.cwd, call))
 
 
 class ExampleScripts:

@@ -64,7 +64,7 @@ class Outcome:
     """What jouet made of a Request: a Decision per call, the primer, lines for the person, and
     for a stop, the Decision that holds the agent (None lets it stop)."""
 
-    __slots__ = ("decisions", "notices", "primer", "stop")
+    __slots__ = ("decisions", "may_allow", "notices", "primer", "stop")
 
     def __init__(self) -> None:
         self.decisions: list[Decision] = []
@@ -72,6 +72,9 @@ class Outcome:
         # Person-facing lines: broken rules, a repository's changed rules, rules that failed.
         self.notices: list[str] = []
         self.stop: Decision | None = None
+        # Whether whoever runs this may let a denial through (JOUET_ALLOW in git's hooks): False
+        # inside an agent session (engine/overrides.py), so no way through is offered there.
+        self.may_allow = True
 
 
 class Reply:

@@ -9,7 +9,7 @@ Add --framework when the pre-commit framework runs it (no stdin, refs from PRE_C
 A denial prints the rule's message and name on stderr and exits 1, which stops git; a warning
 prints and lets git go on. A person who disagrees with a rule can let one command through with
 JOUET_ALLOW=RULE[,RULE...] (never an enforced rule); each use is said and recorded in the ledger.
-Inside an agent session that and every other weakening variable is ignored (jouet_git/overrides.py).
+Inside an agent session that and every other weakening variable is ignored (engine/overrides.py).
 If jouet itself fails, it says so and lets git go on (exit 0).
 
 This module only translates (harness/git_events.py reads what git hands a hook); deciding is the
@@ -73,10 +73,8 @@ class GitAdapter(Adapter):
         return Request(CALLS, event, cwd, calls, session=session)
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
-        from jouet_git.agentenv import in_agent_session
-
         lines = outcome.notices + failed_rules(outcome.decisions)
-        agent = in_agent_session(os.environ)
+        agent = not outcome.may_allow
         status = 0
         for call, decision in zip(request.calls, outcome.decisions, strict=True):
             for name in decision.allowed:

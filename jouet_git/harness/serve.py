@@ -57,10 +57,11 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     policy = None
     if adapter.honours_allow:
         # git's hooks: a person may let a commit through; an agent session may weaken nothing.
-        from jouet_git.overrides import for_git_hook
+        from jouet_git.engine.overrides import for_git_hook
 
         policy = for_git_hook(os.environ if environ is os.environ else dict(environ))
         outcome.notices.extend(policy.notices)
+        outcome.may_allow = not policy.agent
         runner = Runner(allow=policy.allow, disable_only=policy.disable_only)
     else:
         runner = Runner()

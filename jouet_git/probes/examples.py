@@ -41,12 +41,13 @@ REDACTED = "REDACTED"
 class ExampleProbes:
     """The probes of one example call; see the module docstring. git_processes is always 0."""
 
-    __slots__ = ("cwd", "example", "git_processes")
+    __slots__ = ("call", "cwd", "example", "git_processes")
 
-    def __init__(self, example: dict[str, Any], cwd: str) -> None:
+    def __init__(self, example: dict[str, Any], cwd: str, call: Any = None) -> None:
         self.example = example if isinstance(example, dict) else {}
         self.cwd = cwd
         self.git_processes = 0
+        self.call = call  # the example's Call, for jouet.guarded (which asks what kind of tool it is)
 
     def begin_check(self) -> None:
         """Nothing to budget: examples answer from memory."""
@@ -143,15 +144,9 @@ class ExampleProbes:
         """The real question asked of an invented machine (guarded.example_view): home /home/me,
         no variables, and only the example's `files`."""
         from jouet_git import guarded
-        from jouet_git.call import Call
-        from jouet_git.harness import tool_kind
 
-        item = self.example
-        tool = str(item.get("tool") or "Bash")
-        tool_input = item.get("input") if isinstance(item.get("input"), dict) else {}
-        call = Call(tool=tool, kind=tool_kind(tool, item.get("harness")), path=item.get("path"),
-                    command=item.get("command"), cwd=self.cwd, input=tool_input)
-        return guarded.probe(guarded.example_view(item.get("files"), self.cwd), call, path, how, removes, key)
+        view = guarded.example_view(self.example.get("files"), self.cwd)
+        return guarded.probe(view, self.call, path, how, removes, key)
 
     def env(self, name: str) -> Answer:
         from jouet_git.probes import envvars

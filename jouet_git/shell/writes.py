@@ -318,6 +318,10 @@ def _destination(program: str, argv: list[str], add: _Adder) -> None:
     if program == "mv":
         for source in sources:
             add(source, "mv", removes=True)
+    if program in ("ln", "link"):
+        # A link to a file is a second way to write it: `ln -s ~/.config/jouet /tmp/j && echo > /tmp/j/x`.
+        for source in sources:
+            add(source, program)
     if dest is None:
         return
     if program == "rsync" and _has(options, "--delete", "--delete-before", "--delete-after", "--delete-during",

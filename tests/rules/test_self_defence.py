@@ -137,6 +137,8 @@ def shell_attacks() -> list[Any]:
         pytest.param("ln -sf /bin/true $JOUET_PROGRAM", id="ln-replaces-jouet-program"),
         pytest.param("rm -rf ~/.config/jouet", id="rm-rf-default-config-dir"),
         pytest.param("find $JOUET_STATE_DIR_VALUE -delete", id="find-delete-state"),
+        pytest.param("ln -s $JOUET_CONFIG_DIR_VALUE /tmp/j && echo x > /tmp/j/config.toml",
+                     id="ln-a-second-name-for-config-then-write"),
     ]
 
 
@@ -303,6 +305,7 @@ def test_jouet_under_another_name(repo: Path, command: str, rule: str) -> None:
     pytest.param("GITLEAKS_CONFIG=/tmp/allow.toml git commit -m x", id="gitleaks-config-for-git"),
     pytest.param("GIT_CONFIG_GLOBAL=/dev/null git commit -m x", id="git-config-global-for-git"),
     pytest.param("JOUET_SYSTEM_DIR=/tmp/empty git commit -m x", id="jouet-system-dir-for-git"),
+    pytest.param("unset JOUET_SESSION_ID CLAUDECODE; git commit -m x", id="unset-the-agent-session-markers"),
 ])
 def test_variables_that_move_jouet_s_settings(repo: Path, command: str) -> None:
     denied(bash(command, repo), "jouet-config")

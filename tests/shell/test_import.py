@@ -27,4 +27,5 @@ def test_import_and_use_load_only_light_modules() -> None:
     assert not {m.split(".")[0] for m in loaded} & FORBIDDEN, sorted(loaded)
     ours = {m for m in loaded if m.startswith("jouet_git")}
     assert ours <= {"jouet_git", "jouet_git.call", "jouet_git.shell", "jouet_git.shell.reader",
-                    "jouet_git.shell.wrappers", "jouet_git.shell.status", "jouet_git.shell.workdirs"}, ours
+                    "jouet_git.shell.wrappers", "jouet_git.shell.status", "jouet_git.shell.workdirs",
+                    "jouet_git.shell.jouetcmd"}, ours

@@ -55,9 +55,10 @@ _PLACES = (
 
 
 class Policy:
-    __slots__ = ("allow", "disable_only", "moved_config", "notices")
+    __slots__ = ("agent", "allow", "disable_only", "moved_config", "notices")
 
     def __init__(self) -> None:
+        self.agent = False  # the environment shows an agent session
         self.allow: frozenset[str] = frozenset()
         self.disable_only: frozenset[str] | None = None
         self.notices: list[str] = []
@@ -82,6 +83,7 @@ def for_git_hook(environ: MutableMapping[str, str]) -> Policy:
     if marker is None:
         policy.allow = allow_from(environ)
         return policy
+    policy.agent = True
     why = f"this git hook runs inside an agent session ({marker} is set)"
     for name, would in _WEAKENING:
         value = environ.pop(name, None)

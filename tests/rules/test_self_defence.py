@@ -340,3 +340,38 @@ def test_read_tool_on_jouet_s_files_stays_allowed(repo: Path) -> None:
 def test_ordinary_edits_in_the_repository_pass(repo: Path) -> None:
     passes(tool("Edit", {"file_path": str(repo / "src" / "app.py"), "old_string": "1", "new_string": "2"}, repo))
     passes(tool("Write", {"file_path": str(repo / "package.json"), "content": "{}"}, repo))
+
+
+# -- every harness's file tools, by their kind ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("harness", "tool_name", "tool_input"), [
+    pytest.param("gemini", "write_file", {"file_path": "{config}", "content": "x"}, id="gemini-write-file"),
+    pytest.param("gemini", "replace", {"file_path": "{settings}", "old_string": "jouet hook claude pre",
+                                       "new_string": "true"}, id="gemini-replace-in-claude-settings"),
+    pytest.param("codex", "apply_patch", {"patch": "*** Begin Patch\n*** Update File: {settings}\n@@\n-jouet\n"
+                                                   "*** End Patch\n"}, id="codex-apply-patch"),
+    pytest.param("amp", "edit_file", {"path": "{config}", "old_str": "a", "new_str": "b"}, id="amp-edit-file"),
+    pytest.param("cline", "write_to_file", {"path": "{hook}", "content": "exit 0\n"}, id="cline-write-to-file"),
+    pytest.param("cursor", "Delete", {"path": "{hook}"}, id="cursor-delete"),
+    pytest.param("copilot", "str_replace_editor", {"path": "{settings}", "old_str": "hooks", "new_str": "x"},
+                 id="copilot-str-replace"),
+])
+def test_other_harnesses_file_tools_by_kind(repo: Path, harness: str, tool_name: str,
+                                            tool_input: dict[str, Any]) -> None:
+    """Each harness's adapter gives its file tools the edit kind; the guard judges the kind, the path
+    and the input, whatever the tool is called."""
+    from jouet_git.call import KIND_EDIT, Call
+    from jouet_git.engine.runner import Runner
+
+    values = {"{config}": os.path.join(env_dir(CONFIG), "config.toml"), "{settings}": str(claude_settings()),
+              "{hook}": str(repo / ".git" / "hooks" / "pre-commit")}
+    data = json.loads(json.dumps(tool_input))
+    for key, value in data.items():
+        for name, path in values.items():
+            value = value.replace(name, path)
+        data[key] = value
+    path = data.get("file_path") or data.get("path")
+    call = Call(harness=harness, tool=tool_name, kind=KIND_EDIT, path=path, cwd=str(repo), input=data)
+    decision = Runner(record=False).decide(call)
+    assert decision.deny is not None and decision.deny.rule == "jouet-files", decision.to_json()

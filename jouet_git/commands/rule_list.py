@@ -66,6 +66,9 @@ def render(ruleset: RuleSet) -> str:
         for source in ruleset.sources:
             if source["kind"] == "repo" and not source["runs"] and source["detail"]:
                 notes.append(f"note: this repository's rules do not run: {source['detail']}")
+    for source in ruleset.sources:
+        if source["kind"] == "repo" and source.get("notice"):
+            notes.append(f"note: {source['notice']}")
     for problem in ruleset.problems:
         notes.append(f"problem: {problem}")
     return "\n".join(lines + (["", *notes] if notes else []))

@@ -10,7 +10,7 @@ from typing import Any
 
 from jouet_git.engine.examples import ExamplesReport, run_examples
 from jouet_git.engine.load import load_file
-from jouet_git.engine.model import BROKEN, ENABLED, USER, Rule
+from jouet_git.engine.model import BROKEN, ENABLED, UNTRUSTED, USER, Rule
 from jouet_git.engine.ruleset import RuleSet, load
 from jouet_git.engine.runner import Runner
 from jouet_git.errors import JouetError
@@ -39,7 +39,14 @@ def select(args: argparse.Namespace, ruleset: RuleSet) -> list[Rule]:
         if not os.path.isfile(target):
             raise JouetError(f"{target}: no such rule file")
         kind, label, prefix = _source_of(target, ruleset)
-        return load_file(target, kind, label, prefix)
+        loaded = load_file(target, kind, label, prefix)
+        directory = os.path.dirname(os.path.abspath(target))
+        for info in ruleset.sources:
+            if os.path.abspath(info["directory"]) == directory and not info["runs"]:
+                for one in loaded:
+                    if one.state != BROKEN:
+                        one.state, one.state_detail = UNTRUSTED, info["detail"]
+        return loaded
     rule = ruleset.get(target)
     if rule is None:
         names = [r.name for r in ruleset.rules]
@@ -47,6 +54,14 @@ def select(args: argparse.Namespace, ruleset: RuleSet) -> list[Rule]:
         hint = f" (did you mean {', '.join(close[:3])}?)" if close else "; `jouet rule list` shows them all"
         raise JouetError(f"no rule named `{target}` is loaded here{hint}")
     return [rule]
+
+
+def untrusted_script(rule: Rule) -> str:
+    """Why RULE's examples are not run here (its script is code nobody trusted), or ""."""
+    if rule.script and rule.state == UNTRUSTED:
+        return (f"{rule.name}: not tested: its script ({rule.script}) comes from a source you have not trusted "
+                f"({rule.state_detail or rule.source_label}); jouet runs no untrusted script, not even its examples")
+    return ""
 
 
 def example_lines(report: ExamplesReport) -> list[str]:
@@ -89,6 +104,13 @@ def run_test(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"jouet: {rule.name} does not load: {rule.error}", file=sys.stderr)
             continue
+        skipped = untrusted_script(rule)
+        if skipped:
+            failed += 1
+            results.append({"rule": rule.name, "ok": False, "skipped": skipped})
+            if not args.json:
+                print(f"jouet: {skipped}", file=sys.stderr)
+            continue
         report = run_examples(rule)
         results.append(report_json(rule, report))
         if not report.ok:
@@ -107,12 +129,20 @@ def run_test(args: argparse.Namespace) -> int:
 
 def _all(rules: list[Rule], as_json: bool) -> int:
     passed = 0
+    skipped = 0
     results = []
     for rule in rules:
         if rule.state == BROKEN:
             results.append(report_json(rule, None))
             if not as_json:
                 print(f"FAIL {rule.name} does not load: {rule.error}")
+            continue
+        why = untrusted_script(rule)
+        if why:
+            skipped += 1
+            results.append({"rule": rule.name, "ok": None, "skipped": why})
+            if not as_json:
+                print(f"skip {why}")
             continue
         report = run_examples(rule)
         results.append(report_json(rule, report))
@@ -133,8 +163,10 @@ def _all(rules: list[Rule], as_json: bool) -> int:
     if as_json:
         print(json.dumps(results, indent=2))
     else:
-        print(f"{passed} of {len(rules)} rules passed their examples")
-    return 0 if passed == len(rules) else 1
+        tested = len(rules) - skipped
+        extra = f" ({skipped} untrusted script rule{'s' if skipped != 1 else ''} not tested)" if skipped else ""
+        print(f"{passed} of {tested} rules passed their examples{extra}")
+    return 0 if passed == len(rules) - skipped else 1
 
 
 def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: RuleSet) -> int:
@@ -157,6 +189,11 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
     for rule in rules:
         if rule.state == BROKEN:
             print(f"jouet: {rule.name} does not load: {rule.error}", file=sys.stderr)
+            status = 2
+            continue
+        skipped = untrusted_script(rule)
+        if skipped:
+            print(f"jouet: {skipped}", file=sys.stderr)
             status = 2
             continue
         copy = Rule.from_data(rule.to_data())

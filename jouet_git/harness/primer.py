@@ -24,4 +24,11 @@ def primer(ruleset: RuleSet) -> str:
     changed = [s for s in ruleset.sources if s["kind"] == REPO and not s["runs"] and s["detail"]]
     for source in changed:
         text.append(f"This repository's jouet rules do not run: {source['detail']}.")
+    text.extend(f"Note: {notice}." for notice in repo_notices(ruleset))
     return "\n".join(text)
+
+
+def repo_notices(ruleset: RuleSet) -> list[str]:
+    """What a person should hear about the repository's rules although they run: its .jouet/ changed
+    since it was trusted, and the copy that was trusted keeps running (trust/state.py)."""
+    return [str(s["notice"]) for s in ruleset.sources if s["kind"] == REPO and s.get("notice")]

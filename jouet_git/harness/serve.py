@@ -56,6 +56,12 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     if request.kind == CALLS:
         for call in request.calls:
             outcome.decisions.append(runner.decide_and_record(call))
+        if adapter.name == "git":
+            # git's hooks run in a person's terminal: say when the repository's rules changed since
+            # they were trusted (the trusted copy is what ran)
+            from jouet_git.harness.primer import repo_notices
+
+            outcome.notices.extend(f"jouet: note: {n}" for n in repo_notices(runner.ruleset(request.cwd)))
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 

@@ -292,3 +292,12 @@ def test_rule_test_all_never_runs_an_untrusted_repositorys_scripts(tmp_path: Pat
     run_jouet("trust", "--yes", cwd=work, check=True)
     trusted = {r["rule"]: r for r in json.loads(run_jouet("rule", "test", "--all", "--json", cwd=work).stdout)}
     assert "skipped" not in trusted["sneaky"]
+
+
+@pytest.mark.parametrize("garbage", [b"[" * 100_000, b"\xff\xfe", b'{"format": 1, "repositories": {"k": 5}}'])
+def test_a_damaged_trust_file_never_crashes_and_trusts_nothing(trusted: Path, garbage: bytes) -> None:
+    (Path(os.environ["JOUET_STATE_DIR"]) / "trust.json").write_bytes(garbage)
+    assert deny_message(trusted, "git tag v1") is None
+    assert check(trusted, "git push --force origin main")["deny"]["rule"] == "force-push"
+    shown = run_jouet("trust", "--show", cwd=trusted)
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr

@@ -32,7 +32,11 @@ class Unsure(Exception):
 
 
 class ConfigSource:
-    """Where gitleaks will take its config from: kind is env, env-toml, repo or default."""
+    """Where gitleaks will take its config from: kind is env, env-toml, repo, commit or default.
+
+    A commit source (jouet_git.gitleaks.committed) is a copy of a commit's config chain: its path is
+    the copy's top file and its text the chain's content, which is also what its summary is cached by.
+    """
 
     __slots__ = ("kind", "path", "text")
 
@@ -48,6 +52,8 @@ class ConfigSource:
             return "$GITLEAKS_CONFIG_TOML"
         if self.kind == "repo":
             return str(self.path)
+        if self.kind == "commit":
+            return ".gitleaks.toml of the last commit"
         return "gitleaks' default config"
 
 
@@ -295,7 +301,9 @@ def _cache_file(binary: str, source: ConfigSource) -> str | None:
     directory = paths.private_dir(os.path.join(paths.cache_dir(), "secrets"))
     if directory is None:
         return None
-    identity: list[Any] = [CACHE_VERSION, _stat_key(binary), source.kind, source.path]
+    # a commit's config is known by its content alone; its copy's path changes with every scan
+    path = None if source.kind == "commit" else source.path
+    identity: list[Any] = [CACHE_VERSION, _stat_key(binary), source.kind, path]
     if source.text is not None:
         identity.append(hashlib.sha256(source.text.encode("utf-8", "surrogateescape")).hexdigest())
     key = hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:32]
@@ -345,7 +353,8 @@ def summarize(binary: str, source: ConfigSource, toplevel: str,
         return None, str(error)
     if cache is not None:
         # The top file counts too: an edit changes its stat, and the cached summary is dropped.
-        _store(cache, reader.files, summary)
+        # A commit's copies are gone after the scan; the cache key holds their content.
+        _store(cache, [] if source.kind == "commit" else reader.files, summary)
     return summary, "read"
 
 

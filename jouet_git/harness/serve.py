@@ -13,7 +13,18 @@ from __future__ import annotations
 import os
 import sys
 
-from jouet_git.harness.base import CALLS, NOTICE, SESSION_START, STOP, Adapter, BadInput, Outcome, Reply, Request
+from jouet_git.harness.base import (
+    CALLS,
+    NOTICE,
+    SCREEN,
+    SESSION_START,
+    STOP,
+    Adapter,
+    BadInput,
+    Outcome,
+    Reply,
+    Request,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,8 +65,12 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         return outcome
     runner = Runner(allow=allow_from(environ) if adapter.honours_allow else frozenset())
     if request.kind == CALLS:
-        for call in request.calls:
-            outcome.decisions.append(runner.decide_and_record(call))
+        outcome.decisions = [runner.decide(call) for call in request.calls]
+        _screen(request, outcome)
+        for call, decision in zip(request.calls, outcome.decisions, strict=True):
+            runner.record(call, decision)
+    elif request.kind == SCREEN:
+        _screen(request, outcome)
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 
@@ -64,6 +79,17 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     elif request.kind == STOP:
         outcome.stop = None  # the stop check has no rules yet: the agent may stop
     return outcome
+
+
+def _screen(request: Request, outcome: Outcome) -> None:
+    """Screen what the request carries for secrets (a tool's output); the ledger gets the counts."""
+    if request.screen is None:
+        return
+    from jouet_git.screen import screen_output
+
+    outcome.screened = screen_output(request.screen, request.cwd)
+    if outcome.decisions and (outcome.screened.changed or outcome.screened.screened.problem):
+        outcome.decisions[0].records.append(outcome.screened.record())
 
 
 def _write(stream: TextIO, text: str) -> None:

@@ -146,6 +146,9 @@ def program(command: str) -> str | None:
 
 
 _CLAUDE_FILE_TOOLS = "Bash|PowerShell|Read|Grep|Edit|Write|MultiEdit|NotebookEdit"
+# The tools whose results jouet screens for secrets (jouet_git/screen.py): what a command printed,
+# a file read, search results, a fetched page, and every MCP tool's result.
+_CLAUDE_RESULT_TOOLS = "Bash|PowerShell|Read|Grep|WebFetch|mcp__.*"
 
 TARGETS: dict[str, Target] = {
     t.name: t
@@ -154,8 +157,8 @@ TARGETS: dict[str, Target] = {
             "claude", "Claude Code", GROUPED,
             (
                 Event("PreToolUse", "pre", _CLAUDE_FILE_TOOLS),
-                Event("PostToolUse", "post", "Bash|PowerShell"),
-                Event("PostToolUseFailure", "post-failure", "Bash|PowerShell"),
+                Event("PostToolUse", "post", _CLAUDE_RESULT_TOOLS),
+                Event("PostToolUseFailure", "post-failure", _CLAUDE_RESULT_TOOLS),
                 Event("SessionStart", "session-start"),
             ),
             "settings.json", os.path.join(".claude", "settings.json"), "CLAUDE_CONFIG_DIR", ".claude",

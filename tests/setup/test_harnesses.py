@@ -273,7 +273,7 @@ CLAUDE_DIFF = """\
 +      "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
 +      "PostToolUse": [
 +         {
-+            "matcher": "Bash|PowerShell",
++            "matcher": "Bash|PowerShell|Read|Grep|WebFetch|mcp__.*",
 +            "hooks": [
 +               {
 +                  "type": "command",
@@ -285,7 +285,7 @@ CLAUDE_DIFF = """\
 +      ],
 +      "PostToolUseFailure": [
 +         {
-+            "matcher": "Bash|PowerShell",
++            "matcher": "Bash|PowerShell|Read|Grep|WebFetch|mcp__.*",
 +            "hooks": [
 +               {
 +                  "type": "command",

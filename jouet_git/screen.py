@@ -407,16 +407,18 @@ class OutputScreen:
 
     value: the output with each secret replaced (the same object when nothing was found), the
     notice appended to its longest text. withheld: every secret found was replaced (False when one
-    sat in a field jouet does not write into). notice: the line that says what was replaced;
-    placed: whether it went into the output (else the caller says it some other way).
+    sat in a field jouet does not write into); written: some string was rewritten. notice: the line
+    that says what was replaced; placed: whether it went into the output (else the caller says it
+    some other way).
     """
 
-    __slots__ = ("notice", "placed", "screened", "value", "withheld")
+    __slots__ = ("notice", "placed", "screened", "value", "withheld", "written")
 
     def __init__(self, value: Any, screened: Screened) -> None:
         self.value = value
         self.screened = screened
         self.withheld = True
+        self.written = False  # whether any string of the output was rewritten
         self.notice = ""
         self.placed = False
 
@@ -458,6 +460,7 @@ def screen_output(value: Any, cwd: str, deadline: float | None = None) -> Output
             continue
         if leaf.writable:
             new = _assign(new, leaf.path, text)
+            result.written = True
         else:
             result.withheld = False
     result.notice = notice_for(screened.found)

@@ -136,10 +136,11 @@ def screened_output(body: dict[str, Any], tool: str, event: str, screened: Outpu
     found = screened.screened.found
     problem = screened.screened.problem
     if found and event == "post":
-        body["updatedToolOutput"] = screened.value
-        if tool.startswith("mcp__"):
-            body["updatedMCPToolOutput"] = screened.value
-        if not screened.placed:
+        if screened.written:
+            body["updatedToolOutput"] = screened.value
+            if tool.startswith("mcp__"):
+                body["updatedMCPToolOutput"] = screened.value
+        if screened.written and not screened.placed:
             lines.append(screened.notice)
         if not screened.withheld:
             lines.append("jouet: part of this output holds a secret in a field a hook may not rewrite, so it could "

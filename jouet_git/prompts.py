@@ -48,9 +48,13 @@ def load(directory: str, session: str) -> str | None:
 
 
 def save(directory: str, session: str, prompt: str) -> None:
-    """Store PROMPT for SESSION (0600); a full disk or a read-only directory is not an error."""
+    """Store PROMPT for SESSION (0600), unless JOUET_STORE_CONTENT=0; a full disk or a read-only
+    directory is not an error."""
+    from jouet_git.ledger import store_content
     from jouet_git.store import write_atomic
 
+    if not store_content() or valid_session(session) is None:
+        return
     folder = os.path.join(directory, "prompts")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)

@@ -32,6 +32,9 @@ STOP = "stop"  # the agent is about to finish its turn: the stop check
 NOTICE = "notice"  # tell the person something (a fresh checkout ships rules), decide nothing
 SCREEN = "screen"  # screen text for secrets (a prompt, a reply, a tool's result), decide nothing
 
+# Where a Call's input carries the person's request (the neutral protocol's prompt), for rules.
+PROMPT_KEY = "jouet_prompt"
+
 
 class BadInput(ValueError):
     """A payload or arguments jouet cannot read; the message says what is wrong."""
@@ -45,14 +48,19 @@ class Request:
     stop_active: for STOP, whether the harness says the agent is already continuing because of a
     stop hook (so jouet must not hold it again). screen: for CALLS after a tool and for SCREEN, what
     to screen for secrets (a tool's output as it arrived, or a text): see jouet_git/screen.py.
+    prompts: for a harness that hands over the person's request per session (the neutral protocol),
+    the session directory to keep it in ("" for the default): calls without a request of their own
+    get the session's stored one on their input (PROMPT_KEY), and with remember, the screened text
+    of a SCREEN request becomes the session's request (jouet_git/prompts.py).
     """
 
-    __slots__ = ("agent", "calls", "cwd", "event", "kind", "notice", "payload", "screen", "session",
-                 "stop_active")
+    __slots__ = ("agent", "calls", "cwd", "event", "kind", "notice", "payload", "prompts", "remember", "screen",
+                 "session", "stop_active")
 
     def __init__(self, kind: str, event: str, cwd: str, calls: list[Call] | None = None,
                  session: str | None = None, agent: str | None = None, payload: Any = None,
-                 notice: str | None = None, stop_active: bool = False, screen: Any = None) -> None:
+                 notice: str | None = None, stop_active: bool = False, screen: Any = None,
+                 prompts: str | None = None, remember: bool = False) -> None:
         self.kind = kind
         self.event = event
         self.cwd = cwd
@@ -63,6 +71,8 @@ class Request:
         self.notice = notice
         self.stop_active = stop_active
         self.screen = screen
+        self.prompts = prompts
+        self.remember = remember
 
 
 class Outcome:

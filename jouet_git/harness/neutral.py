@@ -27,8 +27,19 @@ import json
 import os
 import re
 
-from jouet_git.call import KIND_EDIT, KIND_OTHER, KIND_READ, KIND_SEARCH, KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
-from jouet_git.harness.base import CALLS, SCREEN, Adapter, BadInput, Outcome, Reply, Request, failed_rules
+from jouet_git.call import KIND_EDIT, KIND_READ, KIND_SEARCH, KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
+from jouet_git.harness.base import (
+    CALLS,
+    PROMPT_KEY,
+    SCREEN,
+    Adapter,
+    BadInput,
+    Outcome,
+    Reply,
+    Request,
+    failed_rules,
+)
+from jouet_git.harness.tools import canonical_tool, command_and_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,59 +47,9 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
 STAGES = ("input", "tool_call", "tool_result", "output")
-PROMPT_KEY = "jouet_prompt"  # where a Call's input carries the session's prompt, for scripts
-
-# Tool names of the hosts jouet knows, each with the name jouet's rules use (Claude Code's) and
-# its kind. Looked up lower-cased without separators: run_shell_command, runShellCommand and
-# run-shell-command are one name.
-_SHELL = ("Bash", KIND_SHELL)
-_READ = ("Read", KIND_READ)
-_WRITE = ("Write", KIND_EDIT)
-_EDIT = ("Edit", KIND_EDIT)
-_GREP = ("Grep", KIND_SEARCH)
-_GLOB = ("Glob", KIND_SEARCH)
-TOOL_NAMES: dict[str, tuple[str, str]] = {
-    **dict.fromkeys(("bash", "shell", "sh", "zsh", "runshellcommand", "executecommand", "exec", "execcommand",
-                     "localshell", "runcommand", "runterminalcommand", "terminal", "runcommands"), _SHELL),
-    **dict.fromkeys(("powershell", "pwsh"), ("PowerShell", KIND_SHELL)),
-    **dict.fromkeys(("read", "readfile", "view", "viewfile", "readfiles"), _READ),
-    **dict.fromkeys(("write", "writefile", "create", "createfile", "writetofile"), _WRITE),
-    **dict.fromkeys(("edit", "editfile", "replace", "strreplace", "strreplaceeditor", "replaceinfile", "editor",
-                     "strreplacebasededittool"), _EDIT),
-    "multiedit": ("MultiEdit", KIND_EDIT),
-    "notebookedit": ("NotebookEdit", KIND_EDIT),
-    **dict.fromkeys(("grep", "grepsearch", "search", "rg", "ripgrep", "searchfiles"), _GREP),
-    **dict.fromkeys(("glob", "find", "findfiles"), _GLOB),
-    **dict.fromkeys(("webfetch", "fetch", "urlfetch"), ("WebFetch", KIND_OTHER)),
-}
-_COMMAND_KEYS = ("command", "cmd", "script")
-_PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file", "file", "filename")
 _HOST = re.compile(r"[a-z][a-z0-9-]{0,31}")
-
-
-def canonical_tool(tool: str) -> tuple[str, str]:
-    """The name jouet's rules know TOOL by, and its kind (call.KIND_*); unknown tools keep their name."""
-    found = TOOL_NAMES.get(re.sub(r"[^a-z0-9]", "", tool.lower()))
-    return found if found is not None else (tool, KIND_OTHER)
-
-
-def command_and_path(kind: str, args: dict[str, Any]) -> tuple[str | None, str | None]:
-    """The shell command (for a shell tool) or the path (for any other) in a tool's arguments."""
-    if kind == KIND_SHELL:
-        for key in _COMMAND_KEYS:
-            value = args.get(key)
-            if isinstance(value, str) and value:
-                return value, None
-        commands = args.get("commands")
-        if isinstance(commands, list) and commands and all(isinstance(c, str) for c in commands):
-            return "\n".join(commands), None
-        return None, None
-    for key in _PATH_KEYS:
-        value = args.get(key)
-        if isinstance(value, str) and value:
-            return None, value
-    return None, None
-
+# The protocol's session ids: letters, digits, `.`, `_`, `-`; starting with a letter or digit; <= 201.
+SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}")
 
 def _options(argv: list[str]) -> tuple[str | None, str]:
     """--session-dir DIR and --host NAME, in either `--opt value` or `--opt=value` form."""
@@ -159,8 +120,6 @@ class Checked:
 
 def validate(payload: Any) -> Checked:
     """The protocol's input, checked field by field. Raises BadInput saying which field and why."""
-    from jouet_git import prompts
-
     if not isinstance(payload, dict):
         raise BadInput(f"the payload must be a JSON object, not {_json_type(payload)}")
     out = Checked()
@@ -196,11 +155,12 @@ def validate(payload: Any) -> Checked:
     session = payload.get("session_id")
     if session is not None and not isinstance(session, str):
         raise BadInput(f"`session_id` must be a string, not {_json_type(session)}")
-    out.session = prompts.valid_session(session)  # an id that does not match is ignored
+    # An id that does not match the pattern is ignored, not an error.
+    out.session = session if session is not None and SESSION_ID.fullmatch(session) else None
     return out
 
 
-def _call(checked: Checked, harness: str, cwd: str, stored_prompt: str | None) -> Call:
+def _call(checked: Checked, harness: str, cwd: str) -> Call:
     tool, kind = canonical_tool(checked.tool or "")
     args = dict(checked.args) if checked.args is not None else {}
     if checked.args is None and checked.args_text:
@@ -208,9 +168,8 @@ def _call(checked: Checked, harness: str, cwd: str, stored_prompt: str | None) -
         args = {"command": checked.args_text} if kind == KIND_SHELL else (
             {"path": checked.args_text} if kind in (KIND_READ, KIND_EDIT, KIND_SEARCH) else {})
     command, path = command_and_path(kind, args)
-    prompt = checked.prompt if checked.prompt is not None else stored_prompt
-    if prompt is not None and checked.stage == "tool_call":
-        args[PROMPT_KEY] = prompt
+    if checked.prompt is not None and checked.stage == "tool_call":
+        args[PROMPT_KEY] = checked.prompt  # else the session's stored one, added by harness/serve.py
     return Call(
         event=PRE_TOOL_USE if checked.stage == "tool_call" else POST_TOOL_USE,
         harness=harness, tool=tool, kind=kind, command=command, path=path, cwd=cwd,
@@ -232,31 +191,26 @@ class NeutralAdapter(Adapter):
                 "input or tool_call (the refusal on stdout).\n")
 
     def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
-        from jouet_git import prompts
-
         session_dir, host = _options(argv)
         try:
             payload = json.loads(stdin)
         except ValueError as error:
             raise BadInput(f"the payload is not JSON ({error})") from None
         checked = validate(payload)
-        checked.session_dir = prompts.session_dir(session_dir)
+        checked.session_dir = os.path.abspath(session_dir) if session_dir else ""
         checked.host = host
         cwd = os.getcwd()
         if checked.stage in ("input", "output"):
+            # An allowed prompt becomes the session's request (screened first: no secret is kept).
             return Request(SCREEN, checked.stage, cwd, session=checked.session, payload=checked,
-                           screen=checked.text or "")
-        stored = None
-        if checked.stage == "tool_call" and checked.prompt is None and checked.session is not None:
-            stored = prompts.load(checked.session_dir, checked.session)
-        call = _call(checked, host, cwd, stored)
+                           screen=checked.text or "", prompts=checked.session_dir,
+                           remember=checked.stage == "input")
+        call = _call(checked, host, cwd)
         text = checked.args_text if checked.stage == "tool_call" else (checked.text or "")
-        return Request(CALLS, checked.stage, cwd, [call], session=checked.session, payload=checked, screen=text)
+        return Request(CALLS, checked.stage, cwd, [call], session=checked.session, payload=checked, screen=text,
+                       prompts=checked.session_dir)
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
-        from jouet_git import prompts
-        from jouet_git.ledger import store_content
-
         checked: Checked = request.payload
         screened = outcome.screened
         text = screened.screened.texts[0] if screened is not None and screened.screened.texts else (
@@ -273,18 +227,13 @@ class NeutralAdapter(Adapter):
             findings.update(w.rule for w in made.warnings)
             lines += [f"jouet: {w.text()}" for w in made.warnings]
             if made.deny is not None and checked.stage == "tool_call":
-                from jouet_git.screen import screen
-
+                # The refusal is the rule's advice: the call's arguments are not passed on.
                 findings.add(made.deny.rule)
                 decision, exit_code = "block", 2
-                refusal = screen([f"Blocked: {made.deny.text()}"], request.cwd)
-                onward = refusal.texts[0]
-                findings.update(refusal.found)
+                onward = f"Blocked: {made.deny.text()}"
             elif made.deny is not None:  # after a tool nothing can be undone: said as a warning
                 findings.add(made.deny.rule)
                 lines.append(f"jouet: {made.deny.text()}")
-        if checked.stage == "input" and checked.session is not None and store_content():
-            prompts.save(checked.session_dir, checked.session, onward)
         body = {"decision": decision, "findings": sorted(findings), "ok": decision == "allow", "onward": onward}
         stderr = "".join(line + "\n" for line in lines)
         return Reply(json.dumps(body, sort_keys=True, ensure_ascii=False) + "\n", stderr, exit_code)

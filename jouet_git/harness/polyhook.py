@@ -29,8 +29,19 @@ import json
 import os
 
 from jouet_git.call import KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
-from jouet_git.harness.base import CALLS, NOTICE, SESSION_START, STOP, Adapter, BadInput, Outcome, Reply, Request
-from jouet_git.harness.neutral import canonical_tool, command_and_path
+from jouet_git.harness.base import (
+    CALLS,
+    NOTICE,
+    PROMPT_KEY,
+    SESSION_START,
+    STOP,
+    Adapter,
+    BadInput,
+    Outcome,
+    Reply,
+    Request,
+)
+from jouet_git.harness.tools import canonical_tool, command_and_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -170,8 +181,6 @@ class PolyhookAdapter(Adapter):
             if decision.deny is not None:
                 return Reply(response("block", decision.deny.text()), stderr)
             if decision.rewrite is not None and decision.rewrite.command is not None:
-                from jouet_git.harness.neutral import PROMPT_KEY
-
                 new = {k: v for k, v in call.input.items() if k != PROMPT_KEY}
                 key = next((k for k in ("command", "cmd", "script") if isinstance(new.get(k), str)), "command")
                 new[key] = decision.rewrite.command

@@ -64,6 +64,8 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
             outcome.notices.append(request.notice)
         return outcome
     runner = Runner(allow=allow_from(environ) if adapter.honours_allow else frozenset())
+    if request.prompts is not None and request.session:
+        _recall_prompt(request)
     if request.kind == CALLS:
         outcome.decisions = [runner.decide(call) for call in request.calls]
         _screen(request, outcome)
@@ -71,6 +73,11 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
             runner.record(call, decision)
     elif request.kind == SCREEN:
         _screen(request, outcome)
+        if request.remember and request.prompts is not None and request.session and outcome.screened is not None:
+            from jouet_git import prompts
+
+            text = outcome.screened.screened.texts[0] if outcome.screened.screened.texts else ""
+            prompts.save(prompts.session_dir(request.prompts), request.session, text)
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 
@@ -79,6 +86,21 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     elif request.kind == STOP:
         outcome.stop = None  # the stop check has no rules yet: the agent may stop
     return outcome
+
+
+def _recall_prompt(request: Request) -> None:
+    """Give each call before a tool that carries no request of its own the session's stored one."""
+    from jouet_git import prompts
+    from jouet_git.call import PRE_TOOL_USE
+    from jouet_git.harness.base import PROMPT_KEY
+
+    calls = [c for c in request.calls if c.event == PRE_TOOL_USE and PROMPT_KEY not in c.input]
+    if not calls or request.session is None:
+        return
+    stored = prompts.load(prompts.session_dir(request.prompts), request.session)
+    if stored is not None:
+        for call in calls:
+            call.input[PROMPT_KEY] = stored
 
 
 def _screen(request: Request, outcome: Outcome) -> None:

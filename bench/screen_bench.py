@@ -22,7 +22,7 @@ from _common import bin_dir, isolated_env, jouet, report, side_by_side
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 
-from testing.screening import typical_outputs  # noqa: E402
+from testing.screening import typical_outputs
 
 
 def post_payload(cwd: str, tool: str, response: object) -> bytes:

@@ -45,6 +45,16 @@ def test_clean_output_of_typical_size_costs_no_process(name: str, tmp_path: Path
     assert starts(log) == 0
 
 
+def test_text_too_large_to_precheck_goes_to_gitleaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env, log = counting_gitleaks(tmp_path)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    text = "plain line without anything\n" * (screen.PRECHECK_LIMIT // 28 + 10)
+    assert len(text) > screen.PRECHECK_LIMIT
+    result = screen.screen([text], str(tmp_path))
+    assert result.texts == [text] and result.found == {} and starts(log) == 1
+
+
 def test_each_secret_is_replaced_by_its_rule_and_nothing_else_changes(tmp_path: Path, planted: Planted) -> None:
     text = (f"line one\nGITHUB_TOKEN={planted.github}\naws: {planted.aws} and again {planted.aws}\n"
             f"slack {planted.slack}\n{{\"stripe\": \"{planted.stripe}\"}}\nlast line")

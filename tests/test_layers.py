@@ -32,7 +32,10 @@ ALLOWED: dict[str, set[str]] = {
     "plugin": BASE | {"engine", "trust"},
     "ledger": BASE,
     "setup": BASE | {"harness"},
-    "harness": BASE | {"engine", "shell"},
+    "harness": BASE | {"engine", "shell", "screen", "prompts"},
+    # Screening text for secrets with gitleaks' rules; the session's stored request.
+    "screen": BASE | {"gitleaks", "ledger"},
+    "prompts": BASE | {"ledger"},
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",
                         "setup", "gitleaks"},
     "cli": BASE | {"commands"},
@@ -42,7 +45,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 # Adapter modules only translate: they may use these and nothing else of jouet_git.
 ADAPTER_MAY_USE = {"jouet_git.call", "jouet_git.errors", "jouet_git.harness.base", "jouet_git.harness.git_events",
-                   "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
+                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
 
 
 def _module(path: Path) -> str:

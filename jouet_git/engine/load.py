@@ -208,7 +208,8 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
     on = string("on")
     if on is not None:
         if on not in keys.EVENTS:
-            raise RuleError(f"`on` must be \"pre-tool-use\" or \"post-tool-use\", not {on!r}", line("on"), name)
+            raise RuleError(f"`on` must be \"pre-tool-use\", \"post-tool-use\" or \"stop\", not {on!r}",
+                            line("on"), name)
         data["on"] = on
     primer = table.get("primer")
     if primer is not None:
@@ -227,6 +228,9 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
                         "(or name a `script` that decides)", loc.rule_line(index), name)
 
     match = table.get("match")
+    if match is None and on == "stop":
+        # A stop has no command: a stop rule looks at every stop (its script decides).
+        match = {"tool": "stop"}
     if match is None:
         raise RuleError("missing field `match`: say which calls the rule looks at, such as "
                         "[rule.match] command = \"git stash\"", loc.rule_line(index), name)
@@ -396,6 +400,7 @@ def _example(item: Any, kind: str, line: Any, name: str) -> Any:
         "scope": (str, "a string"), "input": (dict, "a table"), "session": (str, "a string"),
         "git": (dict, "a table"), "claims": (list, "a list of tables"), "stack": (dict, "a table"),
         "secrets": (list, "a list of tables"), "files": (dict, "a table"), "tracked_files": (int, "a number"),
+        "fired": ((int, dict), "a number, or a table of numbers by rule name"), "runs": (list, "a list of tables"),
     }
     for key, value in item.items():
         expected, said = checks[key]
@@ -410,7 +415,7 @@ def _example(item: Any, kind: str, line: Any, name: str) -> Any:
                         "`scope` belong to fires examples", line(kind), name)
     if "command" not in item and "tool" not in item:
         raise RuleError("an example table needs `command` (for a shell call) or `tool`", line(kind), name)
-    for key in ("claims", "secrets"):
+    for key in ("claims", "secrets", "runs"):
         for entry in item.get(key, []):
             if not isinstance(entry, dict):
                 raise RuleError(f"example field `{key}` must be a list of tables", line(key), name)

@@ -107,7 +107,16 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
         input=tool_input,
         rewrite=(event == "pre" and tool == "Bash" and harness == "claude"),
         background=tool_input.get("run_in_background") is True,
+        duration_ms=_duration(payload) if call_event == POST_TOOL_USE else None,
     )
+
+
+def _duration(payload: dict[str, Any]) -> int | None:
+    """How long the tool ran, from a PostToolUse payload's duration_ms."""
+    value = payload.get("duration_ms")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        return None
+    return int(value)
 
 
 class ClaudeAdapter(Adapter):

@@ -92,7 +92,7 @@ def check(runner: Runner, call: Call, stop_active: bool) -> tuple[Decision, dict
         tree = tree_now(call, deadline)
         extra["tree"] = tree
         seen = read(call, ledger.root_hash(root), root, tree, deadline)
-        if seen.held >= MAX_HOLDS:
+        if may_hold and seen.held >= MAX_HOLDS:
             may_hold = False
             note = f"it was held {seen.held} times already with nothing changed"
         if may_hold:
@@ -107,6 +107,8 @@ def check(runner: Runner, call: Call, stop_active: bool) -> tuple[Decision, dict
         decision.deny = None
     if hold is not None:
         decision.deny = hold
+    if decision.deny is not None:
+        extra["reason"] = decision.deny.message if ledger.store_content() or hold is not None else None
     if note:
         extra["note"] = note
     return decision, extra

@@ -20,7 +20,17 @@ import os
 import re
 
 from jouet_git.call import KIND_EDIT, KIND_READ, KIND_SEARCH, KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
-from jouet_git.harness.base import CALLS, SESSION_START, Adapter, BadInput, Outcome, Reply, Request, failed_rules
+from jouet_git.harness.base import (
+    CALLS,
+    SESSION_START,
+    STOP,
+    Adapter,
+    BadInput,
+    Outcome,
+    Reply,
+    Request,
+    failed_rules,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +42,8 @@ EVENTS = {
     "post": "PostToolUse",
     "post-failure": "PostToolUseFailure",
     "session-start": "SessionStart",
+    "stop": "Stop",
+    "subagent-stop": "SubagentStop",
 }
 TOOLS = {
     "Bash": KIND_SHELL, "Read": KIND_READ, "Edit": KIND_EDIT, "Write": KIND_EDIT, "MultiEdit": KIND_EDIT,
@@ -132,6 +144,9 @@ class ClaudeAdapter(Adapter):
         session = _text(payload, "session_id")
         if event == "session-start":
             return Request(SESSION_START, event, cwd, session=session, payload=payload)
+        if event in ("stop", "subagent-stop"):
+            return Request(STOP, event, cwd, session=session, agent=_text(payload, "agent_id"), payload=payload,
+                           stop_active=payload.get("stop_hook_active") is True)
         call = call_from_payload(payload, event)
         return Request(CALLS, event, cwd, [call], session=session, agent=call.agent, payload=payload)
 
@@ -151,6 +166,12 @@ class ClaudeAdapter(Adapter):
                 return Reply(stderr=stderr)
             out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": outcome.primer}}
             return Reply(json.dumps(out) + "\n", stderr)
+        if request.kind == STOP:
+            # Stop and SubagentStop: {"decision": "block", "reason"} keeps the agent working.
+            held = outcome.stop.deny if outcome.stop is not None else None
+            if held is None:
+                return Reply(stderr=stderr)
+            return Reply(json.dumps({"decision": "block", "reason": held.text()}) + "\n", stderr)
         [call], [decision] = request.calls, outcome.decisions
         name = EVENTS[request.event]
         warnings = [w.text() for w in decision.warnings]

@@ -250,13 +250,17 @@ def now_iso() -> str:
 
 def append(record: dict[str, Any]) -> None:
     """Append RECORD as one line: one write(2) in O_APPEND mode, so concurrent hooks never interleave;
-    then rotate the file if it has grown past max_bytes()."""
+    then rotate the file if it has grown past max_bytes(). A line left unfinished by a process that
+    died while writing is ended first, so it costs only itself."""
     directory = paths.state_dir()
     os.makedirs(directory, mode=0o700, exist_ok=True)
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "replace")
     target = os.path.join(directory, NAME)
-    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
+        end = os.fstat(fd).st_size
+        if end and os.pread(fd, 1, end - 1) != b"\n":
+            line = b"\n" + line  # a line left unfinished (a process killed while writing) stays on its own
         written = os.write(fd, line)
         while written < len(line):  # a short write (a full disk, a signal): finish the same line
             written += os.write(fd, line[written:])

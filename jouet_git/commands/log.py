@@ -202,7 +202,7 @@ def describe(line: dict[str, Any]) -> str:
         if name not in names:
             names.append(name)
     what = _what(line)
-    head = f"{when}  {str(line.get('harness') or '?'):8} {session:8}  "
+    head = f"{when}  {line.get('harness') or '?'!s:8} {session:8}  "
     text = _fit(f"{head}{decision:6} {','.join(names) or '-':18} {what}")
     return head + _paint(text[len(head):len(head) + 6], decision) + text[len(head) + 6:]
 

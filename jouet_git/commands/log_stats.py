@@ -111,10 +111,13 @@ def render(counts: Counts, never: list[str], rule: str | None, since: str | None
     first = time.strftime("%Y-%m-%d %H:%M", time.localtime(counts.first or 0))
     last = time.strftime("%Y-%m-%d %H:%M", time.localtime(counts.last or 0))
     by_harness = ", ".join(f"{h} {n:,}" for h, n in sorted(counts.harnesses.items(), key=lambda kv: -kv[1]))
-    lines = [f"{counts.calls:,} hook events from {first} to {last} ({by_harness})"]
+    import textwrap
+
+    columns = min(width(), 120)
+    lines = textwrap.wrap(f"{counts.calls:,} hook events from {first} to {last} ({by_harness})", width=columns,
+                          subsequent_indent="  ")
     if counts.stops["held"] or counts.stops["let"]:
         lines.append(f"stop check: held {counts.stops['held']}, let stop {counts.stops['let']}")
-    columns = min(width(), 120)
 
     def section(title: str, rows: list[tuple[str, dict[str, int], str]]) -> None:
         rows = [r for r in rows if r[1]["deny"] + r[1]["warn"] + r[1]["ask"] > 0]
@@ -123,17 +126,17 @@ def render(counts: Counts, never: list[str], rule: str | None, since: str | None
         lines.append("")
         lines.append(title)
         label = min(LABEL_MAX, max(len(r[0]) for r in rows))
-        texts = [_numbers(r[1]) for r in rows]
+        texts = [_numbers(r[1]) + r[2] for r in rows]
         number_width = max(len(t) for t in texts)
         bar_width = min(50, max(10, columns - label - number_width - 6))
         biggest = max(r[1]["deny"] + r[1]["warn"] + r[1]["ask"] for r in rows)
-        for (name, total, extra), text in zip(rows, texts, strict=True):
+        for (name, total, _extra), text in zip(rows, texts, strict=True):
             denied = _scaled(total["deny"], biggest, bar_width)
             warned = min(_scaled(total["warn"] + total["ask"], biggest, bar_width), bar_width - denied)
             bar = _paint("#" * denied, "deny") + _paint("=" * warned, "warn")
             pad = " " * (bar_width - denied - warned)
             shown = name if len(name) <= label else name[:label - 1] + "…"
-            lines.append(f"  {shown.ljust(label)}  {bar}{pad}  {text}{extra}")
+            lines.append(f"  {shown.ljust(label)}  {bar}{pad}  {text}")
 
     rules = sorted(counts.by_rule, key=lambda n: -sum(counts.total(rule=n)[a] for a in ("deny", "warn", "ask")))
     if rule is None:
@@ -157,7 +160,8 @@ def render(counts: Counts, never: list[str], rule: str | None, since: str | None
     if rule is None:
         lines.append("")
         if never:
-            lines.append(f"never fired ({len(never)} of the rules loaded here): " + ", ".join(never))
+            lines += textwrap.wrap(f"never fired ({len(never)} of the rules loaded here): " + ", ".join(never),
+                                   width=columns, subsequent_indent="  ", break_on_hyphens=False)
         else:
             lines.append("every rule loaded here fired at least once")
     return lines

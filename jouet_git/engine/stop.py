@@ -126,7 +126,9 @@ def tree_now(call: Call, deadline: float) -> str | None:
 def read(call: Call, wt: str | None, root: str, tree: str | None, deadline: float) -> Seen:
     """What the ledger says about CALL's session in the work tree WT, newest first."""
     seen = Seen()
-    for line in ledger.backwards(ledger.MAX_BYTES, deadline):
+    # Only lines about this work tree name its hash: the others are skipped without being parsed.
+    needle = wt.encode("ascii") if wt else None
+    for line in ledger.backwards(ledger.MAX_BYTES, deadline, needle):
         same_session = call.session is not None and line.get("session") == call.session
         event = line.get("event")
         if same_session and line.get("wt") == wt:
@@ -188,6 +190,9 @@ def reason(seen: Seen, root: str, tree: str | None) -> str | None:
         return None
     for kind in KINDS:
         run = seen.newest.get(kind)
+        if kind == "build" and run is not None and seen.passing_test is not None \
+                and (seen.passing_test.get("ts") or 0) >= (run.get("ts") or 0):
+            continue  # the tests passed since, and building them built the code
         if run is not None and not run.get("ok"):
             command = shown(run)
             return (f"The last {kind} run in this repository failed (`{command}` exited {run.get('exit_code')}). "

@@ -47,32 +47,13 @@ def fired(rule: str, session: str | None, agent: str | None, deadline: float | N
     return count, None
 
 
-def runs(wt: str | None, deadline: float | None, kind: str | None = None,
-         scope: str | None = None) -> list[dict[str, Any]]:
-    """The checks recorded in the work tree WT (its root's hash), newest first, as last_run gives them."""
-    found = []
-    for line in ledger.backwards(READ_LIMIT, deadline, b'"records":[{'):
-        records = line.get("records")
-        if not isinstance(records, list):
-            continue
-        for record in reversed(records):
-            if not isinstance(record, dict) or record.get("wt") != wt:
-                continue
-            if kind is not None and record.get("kind") != kind:
-                continue
-            if scope is not None and record.get("scope") != scope:
-                continue
-            found.append(run_of(record, line))
-    return found
-
-
 def last_run(wt: str | None, kind: str | None, scope: str | None,
              deadline: float | None) -> tuple[Any, str | None]:
     """The newest run of KIND (any when None) and SCOPE ("full", "partial" or any) in the work tree
     WT; nil when there is none, or no ledger."""
     if not ledger.exists():
         return None, NO_LEDGER
-    for line in ledger.backwards(READ_LIMIT, deadline, b'"records":[{'):
+    for line in ledger.backwards(READ_LIMIT, deadline, _needle(wt)):
         records = line.get("records")
         if not isinstance(records, list):
             continue
@@ -86,6 +67,11 @@ def last_run(wt: str | None, kind: str | None, scope: str | None,
             return run_of(record, line), None
     what = " ".join(w for w in (scope, kind or "test, lint or build") if w)
     return None, f"no {what} run recorded in this work tree"
+
+
+def _needle(wt: str | None) -> bytes:
+    """What a line holding a run of the work tree WT contains: its hash (else any record)."""
+    return f'"wt":"{wt}"'.encode("ascii") if wt else b'"records":[{'
 
 
 def run_of(record: dict[str, Any], line: dict[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ import time
 
 from jouet_git import ledger
 from jouet_git.engine.decide import Decision, Finding
+from jouet_git.probes.ledger import MANUAL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def read(call: Call, wt: str | None, root: str, tree: str | None, deadline: floa
                     and tree is not None and line.get("tree") == tree:
                 seen.held += 1
         records = line.get("records")
-        if isinstance(records, list):
+        if isinstance(records, list) and line.get("harness") not in MANUAL:
             for record in reversed(records):
                 if not isinstance(record, dict) or record.get("wt") != wt or record.get("kind") not in KINDS:
                     continue

@@ -24,6 +24,8 @@ READ_LIMIT = ledger.MAX_BYTES  # at most one full ledger file's worth, newest fi
 SPOKE = ("deny", "warn")
 RECORD_KINDS = ("test", "lint", "build")
 NO_LEDGER = "the hooks have recorded nothing yet (no ledger)"
+# Calls a person typed (`jouet check`, `jouet rule test`): their records are what-ifs, not runs.
+MANUAL = ("check", "test")
 
 
 def fired(rule: str, session: str | None, agent: str | None, deadline: float | None) -> tuple[Any, str | None]:
@@ -54,6 +56,8 @@ def last_run(wt: str | None, kind: str | None, scope: str | None,
     if not ledger.exists():
         return None, NO_LEDGER
     for line in ledger.backwards(READ_LIMIT, deadline, _needle(wt)):
+        if line.get("harness") in MANUAL:
+            continue  # `jouet check --exit-code`: what a person asked about, not a run that happened
         records = line.get("records")
         if not isinstance(records, list):
             continue

@@ -21,7 +21,9 @@ SECRET = "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
 
 def lines(name: str = ledger.NAME) -> list[dict[str, Any]]:
     path = Path(os.environ["JOUET_STATE_DIR"]) / name
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    # An empty line can appear where a hook found the file's end mid-way through another's line and
+    # ended it to be safe; readers skip it. Every other line must be whole JSON.
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
 
 
 def hook(event: str, payload: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -249,3 +249,18 @@ def test_a_rule_of_mine_warns_then_denies_through_the_hooks(tmp_path: Path) -> N
         reply = other._send("pre", {"hook_event_name": "PreToolUse", "tool_name": "Bash",
                                     "tool_input": {"command": command}})
         assert "permissionDecision" not in json.loads(reply.stdout)["hookSpecificOutput"]
+
+
+def test_runs_cannot_be_forged_from_the_agents_shell(tmp_path: Path) -> None:
+    repo = project(tmp_path)
+    agent = Session(repo)
+    agent.edit(repo / "calc.py", CALC.replace("a + b", "a - b"))
+    assert agent.bash("pytest -q")["exit"] == 1
+    # A made-up hook payload is denied before it runs; a what-if through `jouet check` is no run.
+    forged = agent.bash("echo '{}' | jouet hook claude post")
+    assert forged["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "[jouet rule: jouet-hook]" in forged["hookSpecificOutput"]["permissionDecisionReason"]
+    what_if = run_jouet("check", "--exit-code", "0", "pytest -q", cwd=repo)
+    assert what_if.returncode == 0
+    held = agent.stop()
+    assert held is not None and "failed (`pytest -q` exited 1)" in held

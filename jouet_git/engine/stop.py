@@ -20,7 +20,9 @@ It is never held:
 - when it was already held MAX_HOLDS times for this session and agent with nothing changed since
   (the stop lines in the ledger carry the work tree's hash), so a harness without such a flag
   cannot loop either;
-- when the `stop-check` rule is turned off ([rules] disable, JOUET_RULES_DISABLE).
+- when the `stop-check` rule is turned off ([rules] disable, JOUET_RULES_DISABLE);
+- when the harness reported none of the session's shell calls after they ran (Codex runs no
+  after-tool hook for most shell commands): its test runs cannot be known.
 
 "The session changed files" is read from the tree recorded when the session started (a
 session-start line), and without one from the session's own calls: an edit, or a shell command
@@ -66,10 +68,13 @@ _GIT_READERS = frozenset({"status", "log", "diff", "show", "branch", "rev-parse"
 class Seen:
     """What the ledger says about one session in one work tree."""
 
-    __slots__ = ("active", "changed_by_calls", "held", "newest", "passing_test", "start_tree")
+    __slots__ = ("active", "changed_by_calls", "held", "newest", "passing_test", "shell_after", "shell_before",
+                 "start_tree")
 
     def __init__(self) -> None:
         self.active = False  # the session made a tool call in this work tree
+        self.shell_before = 0  # its shell calls seen before the tool ran
+        self.shell_after = 0  # ... and after: none at all means the harness does not report them
         self.changed_by_calls = False  # ... and one of them may have changed files
         self.held = 0  # stops held for this session and agent with the tree as it is now
         self.newest: dict[str, dict[str, Any]] = {}  # kind -> its newest recorded run
@@ -93,10 +98,14 @@ def check(runner: Runner, call: Call, stop_active: bool) -> tuple[Decision, dict
         tree = tree_now(call, deadline)
         extra["tree"] = tree
         seen = read(call, ledger.root_hash(root), root, tree, deadline)
+        blind = bool(seen.shell_before) and not seen.shell_after
         if may_hold and seen.held >= MAX_HOLDS:
             may_hold = False
             note = f"it was held {seen.held} times already with nothing changed"
-        if may_hold:
+        elif may_hold and blind:
+            # Codex, say: its shell calls come without an after-tool event, so no run of theirs is known.
+            note = "the harness reported none of the session's shell calls after they ran, so its test runs are unknown"
+        if may_hold and not blind:
             message = reason(seen, root, tree)
             if message is not None:
                 hold = Finding(RULE, "deny", message, source_label="builtin")
@@ -135,6 +144,11 @@ def read(call: Call, wt: str | None, root: str, tree: str | None, deadline: floa
         if same_session and line.get("wt") == wt:
             if event in TOOL_EVENTS:
                 seen.active = True
+                if line.get("kind") == "shell":
+                    if event == "pre-tool-use":
+                        seen.shell_before += 1
+                    else:
+                        seen.shell_after += 1
                 if not seen.changed_by_calls and may_change(line, root):
                     seen.changed_by_calls = True
             elif event == "session-start" and seen.start_tree is None:

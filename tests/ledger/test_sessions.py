@@ -264,3 +264,14 @@ def test_runs_cannot_be_forged_from_the_agents_shell(tmp_path: Path) -> None:
     assert what_if.returncode == 0
     held = agent.stop()
     assert held is not None and "failed (`pytest -q` exited 1)" in held
+
+
+def test_a_harness_that_reports_no_after_tool_events_is_not_held(tmp_path: Path) -> None:
+    repo = project(tmp_path)
+    agent = Session(repo)
+    agent.edit(repo / "calc.py", CALC + "# x\n")
+    # Like Codex: the shell call is seen before it runs, never after, so its test run is unknown.
+    agent._send("pre", {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "pytest"}})
+    assert agent.stop() is None
+    assert [line.get("note") for line in ledger.forwards() if line.get("event") == "stop"] == [
+        "the harness reported none of the session's shell calls after they ran, so its test runs are unknown"]

@@ -162,9 +162,13 @@ class ClaudeAdapter(Adapter):
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         stderr = "".join(line + "\n" for line in failed_rules(outcome.decisions) + outcome.notices)
         if request.kind == SESSION_START:
-            if not outcome.primer:
+            out: dict[str, Any] = {}
+            if outcome.primer:
+                out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": outcome.primer}
+            if outcome.notices:  # Claude Code shows systemMessage to the person: broken rules, say
+                out["systemMessage"] = "\n".join(outcome.notices)
+            if not out:
                 return Reply(stderr=stderr)
-            out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": outcome.primer}}
             return Reply(json.dumps(out) + "\n", stderr)
         if request.kind == STOP:
             # Stop and SubagentStop: {"decision": "block", "reason"} keeps the agent working.

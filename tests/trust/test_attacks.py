@@ -251,7 +251,8 @@ def test_an_old_record_without_a_copy_runs_nothing_and_says_to_trust_again(trust
         del record["copy"]
     path.write_text(json.dumps(data))
     assert deny_message(trusted, "git tag v1") is None
-    assert "jouet kept no copy of what you trusted then" in " ".join(run_jouet("rule", "list", cwd=trusted).stdout.split())
+    listed = " ".join(run_jouet("rule", "list", cwd=trusted).stdout.split())  # notes are wrapped to the width
+    assert "jouet kept no copy of what you trusted then" in listed
     run_jouet("trust", "--yes", cwd=trusted, check=True)
     assert deny_message(trusted, "git tag v1") == "Reviewed: tags are made by the release job."
 

@@ -24,7 +24,9 @@ ALLOWED: dict[str, set[str]] = {
     "call": {"shell"},
     "gitleaks": BASE,
     "claims": BASE,
-    "probes": BASE | {"claims", "gitleaks", "shell", "guarded"},
+    # Probes read the hooks' ledger (session.fired, ci.last_run); the ledger redacts what it stores
+    # with gitleaks' rules.
+    "probes": BASE | {"claims", "gitleaks", "shell", "ledger", "guarded"},
     # What of jouet's a path is: jouet's directories, and the files `jouet setup` writes (setup's tables
     # and readers, which use only the base).
     "guarded": BASE | {"shell", "setup"},
@@ -33,9 +35,12 @@ ALLOWED: dict[str, set[str]] = {
     "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness", "guarded"},
     "trust": BASE | {"engine"},
     "plugin": BASE | {"engine", "trust"},
-    "ledger": BASE,
+    "ledger": BASE | {"gitleaks"},
     "setup": BASE | {"harness"},
-    "harness": BASE | {"engine", "shell"},
+    "harness": BASE | {"engine", "shell", "screen", "prompts"},
+    # Screening text for secrets with gitleaks' rules; the session's stored request.
+    "screen": BASE | {"gitleaks", "ledger"},
+    "prompts": BASE | {"ledger"},
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",
                         "setup", "gitleaks"},
     "cli": BASE | {"commands"},
@@ -45,7 +50,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 # Adapter modules only translate: they may use these and nothing else of jouet_git.
 ADAPTER_MAY_USE = {"jouet_git.call", "jouet_git.errors", "jouet_git.harness.base", "jouet_git.harness.git_events",
-                   "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
+                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
 
 
 def _module(path: Path) -> str:

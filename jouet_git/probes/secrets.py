@@ -48,8 +48,8 @@ class ScanInfo:
         self.gitleaks_ran = False
         self.gitleaks = ""  # the binary that ran (or would have)
         self.precheck = ""
-        self.allowlists = ""  # where the config and .gitleaksignore came from
         self.too_large = False  # stopped at the size limit
+        self.allowlists = ""  # where the config and .gitleaksignore came from
 
 
 LAST = ScanInfo()

@@ -64,6 +64,8 @@ _DEFAULT_LAYOUT = r"/(?:\.config|\.local/state|\.local/share|\.cache)/jouet(/[^/
 # The names of the files `jouet setup` writes for a harness (setup/targets.py; a test keeps them in step),
 # so setup/ is imported only for a path that could be one of them.
 _TARGET_NAMES = frozenset({"settings.json", "hooks.json", "jouet.json"})
+# ... and of the folders that hold the files it writes one by one (Cline's scripts, in-process plugins).
+_TARGET_FOLDERS = frozenset({"hooks", "Hooks", "plugins", "jouet", "extensions"})
 MAX_READ = 1 << 20
 
 
@@ -269,8 +271,8 @@ class View:
         name = os.path.basename(full)
         parent = os.path.dirname(full)
         claude = name in _CLAUDE_FILES and (os.path.basename(parent) == ".claude" or parent in self._claude_dirs())
-        if not (claude or name in _TARGET_NAMES or os.path.basename(parent) in ("hooks", "Hooks")
-                or name in ("hooks", "Hooks")):
+        if not (claude or name in _TARGET_NAMES or os.path.basename(parent) in _TARGET_FOLDERS
+                or name in _TARGET_FOLDERS):
             return None
         found = self._target_file(full, how, edit)
         if found is not None:
@@ -280,12 +282,17 @@ class View:
         return None
 
     def _target_file(self, full: str, how: str, edit: dict[str, Any] | None) -> Guarded | None:
-        from jouet_git.setup.targets import SCRIPTS, TARGETS
+        from jouet_git.setup.targets import PLUGINS, SCRIPTS, TARGETS
 
         for target in TARGETS.values():
             for scope, path in self._target_paths(target):
                 if target.layout == SCRIPTS:
                     found = self._cline(target.title, scope, path, full, how, edit)
+                    if found is not None:
+                        return found
+                    continue
+                if target.layout == PLUGINS:
+                    found = self._plugin(target, scope, path, full, how)
                     if found is not None:
                         return found
                     continue
@@ -346,6 +353,27 @@ class View:
             names = self.listdir(directory) or []
             if any(ours(os.path.join(directory, n)) for n in names):
                 return Guarded(HOOKS, full, what)
+        return None
+
+    def _plugin(self, target: Any, scope: str, directory: str, full: str, how: str) -> Guarded | None:
+        """A host's in-process plugin (setup/plugins.py): the files jouet wrote, and the folders
+        holding them, while they are there."""
+        from jouet_git.setup import plugins
+
+        ours = []
+        for where, _ in plugins.FILES[target.name]:
+            file = os.path.join(directory, where)
+            data = self.read(file)
+            if data is not None and plugins.is_ours(data.decode("utf-8", "replace"), target):
+                ours.append(file)
+        if not ours:
+            return None
+        what = f"{target.title}'s {scope} plugin, which jouet installed"
+        if full in ours:
+            return Guarded(HOOKS, full, what)
+        whole = how in _OPAQUE or how in _MODE_CHANGES
+        if whole and any(file.startswith(full.rstrip("/") + "/") for file in ours):
+            return Guarded(HOOKS, full, what)
         return None
 
     def _claude_file(self, full: str, how: str, text: str, edit: dict[str, Any] | None) -> Guarded | None:

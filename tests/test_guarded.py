@@ -9,7 +9,7 @@ import pytest
 
 from jouet_git import guarded, paths
 from jouet_git.guarded import EDIT, View, after_edit, edit_paths
-from jouet_git.setup.targets import SCRIPTS, TARGETS
+from jouet_git.setup.targets import PLUGINS, SCRIPTS, TARGETS
 
 
 def test_the_view_places_jouet_s_directories_as_paths_py_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,11 +29,17 @@ def test_the_view_places_jouet_s_directories_as_paths_py_does(tmp_path: Path, mo
 
 def test_every_file_setup_writes_passes_the_name_filter() -> None:
     """guarded.py imports setup/ only for a path named like one of its files: every target's is."""
+    from jouet_git.setup.plugins import FILES
+
     for target in TARGETS.values():
         for file in (target.user_file, target.project_file):
             name = os.path.basename(file)
             if target.layout == SCRIPTS:
-                assert name in ("hooks", "Hooks"), target.name
+                assert name in guarded._TARGET_FOLDERS, target.name
+            elif target.layout == PLUGINS:
+                for where, _ in FILES[target.name]:
+                    inside = os.path.join(file, where)
+                    assert os.path.basename(os.path.dirname(inside)) in guarded._TARGET_FOLDERS, (target.name, where)
             else:
                 assert name in guarded._TARGET_NAMES, (target.name, name)
 
@@ -52,6 +58,10 @@ def test_every_target_file_holding_jouet_s_entries_is_guarded(tmp_path: Path) ->
         for scope, path in view._target_paths(target):
             if target.layout == SCRIPTS:
                 files = [os.path.join(path, e.key) for e in target.events]
+            elif target.layout == PLUGINS:
+                from jouet_git.setup.plugins import FILES
+
+                files = [os.path.join(path, where) for where, _ in FILES[target.name]]
             else:
                 files = [path]
             for file in files:

@@ -63,7 +63,7 @@ def _jouet_of(text: str | None, target: Target) -> str | None:
     return None
 
 
-def _is_ours(text: str, target: Target) -> bool:
+def is_ours(text: str, target: Target) -> bool:
     """Whether TEXT is a file `jouet setup` writes for a host (its marker, or its settings)."""
     return "jouet-git" in text or _jouet_of(text, target) is not None
 
@@ -100,12 +100,12 @@ def apply(target: Target, project: bool, cwd: str, jouet: str, uninstall: bool, 
                 removes.append(path)
                 report.actions.append(f"removed {path}")
                 diffs.append("".join(difflib.unified_diff(current.splitlines(True), [], path, "/dev/null")))
-            elif _is_ours(current, target):
+            elif is_ours(current, target):
                 report.actions.append(f"left {path}: changed since `jouet setup {target.name}` wrote it")
             continue
         if current == text:
             continue
-        if current is not None and not _is_ours(current, target):
+        if current is not None and not is_ours(current, target):
             foreign.append(path)
             continue
         writes.append((path, text))
@@ -152,7 +152,7 @@ def installed(target: Target, directory: str) -> tuple[list[str], list[str], lis
     have, missing, run = [], [], []
     for where, what in FILES[target.name]:
         text = _read(os.path.join(directory, where))
-        if text is not None and _is_ours(text, target):
+        if text is not None and is_ours(text, target):
             have.append(where)
             if what is None:
                 jouet = _jouet_of(text, target)

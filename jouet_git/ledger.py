@@ -120,6 +120,18 @@ def entry(call: Call, decision: Decision, root: str | None, ms: float | None = N
     return record
 
 
+def unanswered(harness: str, event: str, what: str, message: str) -> dict[str, Any]:
+    """The ledger line for a hook event jouet decided nothing about: WHAT is "unreadable" (input it
+    could not read) or "error" (jouet itself failed); the call went ahead unchecked."""
+    return {
+        "v": VERSION, "time": now_iso(), "harness": harness, "event": event, "session": None, "agent": None,
+        "repo": None, "cwd": os.getcwd() if store_content() else None, "tool": None, "kind": None,
+        "command": None, "shape": None, "path": None, "decision": what, "rules": [],
+        "errors": [{"rule": None, "error": redact(message)}], "allowed": [], "records": [], "exit_code": None,
+        "ms": None,
+    }
+
+
 def now_iso() -> str:
     now = time.time()
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"

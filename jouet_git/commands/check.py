@@ -7,7 +7,7 @@ examples:
   jouet check --tool Edit --path .env       a file tool instead of a shell command
   jouet check --jsonl < calls.jsonl         one JSON object a line in, one decision a line out
 
-Exit status: 0 when nothing denies (warnings included), 1 when a rule denies, 2 on bad input.
+Exit status: 0 when nothing denies (warnings included), 1 when a rule denies or asks, 2 on bad input.
 With --jsonl every line is answered (a bad line gets {"error": ...}) and the exit status is 0
 unless the input could not be read.
 """
@@ -46,7 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def render(decision: Decision) -> str:
     lines: list[str] = []
     if decision.deny is not None:
-        lines.append(f"deny: {decision.deny.text()}")
+        lines.append(f"{decision.deny.action}: {decision.deny.text()}")
     if decision.rewrite is not None and decision.deny is None:
         lines.append(f"rewrite: {decision.rewrite.command}  ({decision.rewrite.text()})")
     for warning in decision.warnings:

@@ -59,7 +59,7 @@ def test_unknown_rule_key() -> None:
     [
         (('name = "no-rm-rf"', 'name = "No_RM"'), "invalid name 'No_RM'"),
         (('name = "no-rm-rf"', f'name = "{"a" * 65}"'), "up to 64 characters"),
-        (('mode = "warn"', 'mode = "block"'), '`mode` must be "warn" or "deny"'),
+        (('mode = "warn"', 'mode = "block"'), '`mode` must be "warn", "deny" or "ask"'),
         (('flags = ["-r", "-R", "--recursive"]', 'flags = ["-rf"]'), "cluster '-rf'"),
         (('flags = ["-r", "-R", "--recursive"]', 'flags = ["--force=yes"]'), "without its value"),
         (('command = "rm"', 'tool = "Edit"'), "`flags` is about a command and needs `command`"),

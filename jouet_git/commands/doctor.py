@@ -168,12 +168,14 @@ def _harnesses(cwd: str) -> list[Check]:
                    else f"run `jouet setup {row.harness}{flag}` again with the jouet you use now")
             out.append(Check(name, FAIL, f"{row.path}: the hooks run {prog}, which is {verdict}", fix))
             continue
-        if row.state == "partial":
+        probed = _probe(name, row.harness, row.commands, cwd, target.timeout or 30, target.name == "gemini", row.path)
+        if probed is not None and probed.status == FAIL:
+            out.append(probed)
+        elif row.state == "partial":
             out.append(Check(name, WARN, f"{row.path}: jouet's entries for {', '.join(row.missing)} are missing",
                              f"run `jouet setup {row.harness}{flag}`"))
-            continue
-        out.append(_probe(name, row.harness, row.commands, cwd, target.timeout or 30, target.name == "gemini", row.path)
-                   or Check(name, OK, f"installed in {row.path}"))
+        else:
+            out.append(probed or Check(name, OK, f"installed in {row.path}"))
     if not out:
         out.append(Check("agent harnesses", WARN, "no harness has jouet's hooks installed",
                          "run `jouet setup HARNESS` for the agent you use (`jouet setup` lists them)"))

@@ -57,7 +57,8 @@ def _strings(value: Any) -> list[str]:
     """A list of strings from a parameter that may be a JSON-encoded list, a list, or one string."""
     value = common.decode_args(value)
     if isinstance(value, list):
-        return [v for v in value if isinstance(v, str) and v]
+        found = [common.text(v, "command", "cmd", "path") if isinstance(v, dict) else v for v in value]
+        return [v for v in found if isinstance(v, str) and v]
     if isinstance(value, str) and value:
         return [value]
     return []

@@ -20,7 +20,8 @@ apply_patch: Codex hands the whole patch as `tool_input.command`. Each file it a
 deletes or moves to (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`) is
 one Call of kind edit, tool Edit, with that file as its path, so that every path rule judges every
 file; the first denial among them answers for the patch, naming the file. A patch that names no
-file is one edit Call without a path.
+file is one edit Call without a path. A shell command that carries a patch (`apply_patch <<'EOF'`)
+is judged as the command and as an edit of each file the patch names.
 
 Fields that changed from the contract notes (checked against openai/codex's hooks crate): replies
 are deserialized with unknown fields refused, and `hookSpecificOutput.hookEventName` is required;
@@ -103,7 +104,8 @@ class CodexAdapter(Adapter):
             else (PRE_TOOL_USE, None)
 
         def call(**fields: Any) -> Call:
-            return Call(event=call_event, harness=self.name, tool=self.canonical(tool), cwd=cwd, session=session,
+            named = "Edit" if fields["kind"] == KIND_EDIT else self.canonical(tool)
+            return Call(event=call_event, harness=self.name, tool=named, cwd=cwd, session=session,
                         agent=agent, exit_code=exit_code, **fields)
 
         if kind == KIND_EDIT and tool == "apply_patch":
@@ -113,6 +115,10 @@ class CodexAdapter(Adapter):
                      for p in targets] or [call(kind=KIND_EDIT, input={"patch": patch})]
         elif kind == KIND_SHELL:
             calls = [call(kind=KIND_SHELL, command=command, input=tool_input)]
+            if command and "*** Begin Patch" in command:
+                # `apply_patch <<'EOF' ... EOF` run as a shell command edits files all the same.
+                calls += [call(kind=KIND_EDIT, path=common.absolute(p, cwd), input={"file_path": p, "patch": command})
+                          for p in common.patch_targets(command)]
         else:
             path = common.text(tool_input, "file_path", "path")
             calls = [call(kind=kind, path=common.absolute(path, cwd) if path else None, input=tool_input)]

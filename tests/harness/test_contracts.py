@@ -273,6 +273,9 @@ def test_codex(tmp_path: Path) -> None:
         # apply_patch: each target file is an edit; the denial names the file
         (patch(FILES["nothing"], FILES["deny"]), deny(f"{FILES['deny']}: {FILE_DENY}")),
         (patch(FILES["ask"]), deny(FILE_ASK + ASKS_DENIED)),
+        # a patch run through the shell edits the same files
+        (shell("apply_patch <<'EOF'\n" + json.loads(patch(FILES["deny"]))["tool_input"]["command"] + "EOF\n"),
+         deny(f"{FILES['deny']}: {FILE_DENY}")),
         (patch(FILES["warn"], "docs/other.md"), {"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "additionalContext": f"{FILES['warn']}: {FILE_WARN}\ndocs/other.md: {FILE_WARN}"}}),
@@ -554,6 +557,8 @@ def test_cline(tmp_path: Path) -> None:
     p = w.fixture("PreToolUse.run_commands.json")
     p["preToolUse"]["parameters"]["commands"] = json.dumps([SHELL["nothing"], SHELL["deny"]])
     assert out(w.run("PreToolUse", json.dumps(p))) == {"cancel": True, "errorMessage": f"{SHELL['deny']}: {DENY}"}
+    p["preToolUse"]["parameters"]["commands"] = json.dumps([{"command": SHELL["deny"]}])
+    assert out(w.run("PreToolUse", json.dumps(p))) == {"cancel": True, "errorMessage": DENY}
     assert out(w.run("PostToolUse", json.dumps(w.fixture("PostToolUse.execute_command.json")))) == {
         "cancel": False, "contextModification": POST}
     start = out(w.run("TaskStart", json.dumps(w.fixture("TaskStart.json"))))

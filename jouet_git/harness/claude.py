@@ -128,16 +128,6 @@ def sender(payload: dict[str, Any]) -> str | None:
     return None
 
 
-def export_session(env_file: str | None, session: str | None, harness: str) -> None:
-    """Export the session id into the agent's shell through the harness's env file (Claude Code's
-    CLAUDE_ENV_FILE, Codex's CODEX_ENV_FILE): `jouet claim` and git's hooks read it."""
-    if env_file and session:
-        import shlex
-
-        with open(env_file, "a", encoding="utf-8") as f:
-            f.write(f"export JOUET_SESSION_ID={shlex.quote(session)}\nexport JOUET_HARNESS={harness}\n")
-
-
 class ClaudeAdapter(Adapter):
     name = "claude"
     events: ClassVar[dict[str, str]] = {event: f"Claude Code's {name}" for event, name in EVENTS.items()}
@@ -172,7 +162,7 @@ class ClaudeAdapter(Adapter):
         if self.other is not None:
             self.other.started(request, environ)
             return
-        export_session(environ.get("CLAUDE_ENV_FILE"), request.session, self.name)
+        common.export_session(environ.get("CLAUDE_ENV_FILE"), request.session, self.name)
 
     def bad_input(self, event: str, message: str) -> Reply:
         if self.other is not None:

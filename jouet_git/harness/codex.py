@@ -125,9 +125,8 @@ class CodexAdapter(Adapter):
         return Request(CALLS, event, cwd, calls, session=session, agent=agent, payload=payload)
 
     def started(self, request: Request, environ: Mapping[str, str]) -> None:
-        from jouet_git.harness.claude import export_session
-
-        export_session(environ.get("CODEX_ENV_FILE") or environ.get("CLAUDE_ENV_FILE"), request.session, self.name)
+        common.export_session(environ.get("CODEX_ENV_FILE") or environ.get("CLAUDE_ENV_FILE"), request.session,
+                              self.name)
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         verdict = common.Verdict(request, outcome)

@@ -97,6 +97,16 @@ def patch_targets(patch: str) -> list[str]:
     return found
 
 
+def export_session(env_file: str | None, session: str | None, harness: str) -> None:
+    """Export the session id into the agent's shell through the harness's env file (Claude Code's
+    CLAUDE_ENV_FILE, Codex's CODEX_ENV_FILE): `jouet claim` and git's hooks read it."""
+    if env_file and session:
+        import shlex
+
+        with open(env_file, "a", encoding="utf-8") as f:
+            f.write(f"export JOUET_SESSION_ID={shlex.quote(session)}\nexport JOUET_HARNESS={harness}\n")
+
+
 def dump(value: dict[str, Any]) -> str:
     """One JSON object on one line, as every harness reads a hook's stdout."""
     return json.dumps(value, ensure_ascii=False) + "\n"

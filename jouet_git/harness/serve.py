@@ -77,9 +77,9 @@ def _failed(adapter: Adapter, event: str, error: Exception) -> Reply:
 def _record(adapter: Adapter, event: str, what: str, message: str) -> None:
     """A ledger line for a hook event jouet decided nothing about (it never raises)."""
     try:
-        from jouet_git import ledger
+        from jouet_git.engine.runner import record_unanswered
 
-        ledger.append(ledger.unanswered(adapter.name, event, what, message))
+        record_unanswered(adapter.name, event, what, message)
     except Exception:  # a ledger that cannot be written must not break the hook's answer
         pass
 

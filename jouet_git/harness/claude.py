@@ -10,7 +10,8 @@
 A denial is `permissionDecision: "deny"` with the advice; an ask-mode rule answers
 `permissionDecision: "ask"`, so Claude Code puts the call to the person with the advice; warnings
 go to `additionalContext` (the model reads them); a rewrite sends `updatedInput`; lines for the
-person (rules that failed, a repository's changed rules) go to `systemMessage`. When nothing fires,
+person (broken or failed rules, a repository's changed rules) go to `systemMessage` at session start
+and to stderr on each call. When nothing fires,
 nothing is printed at all: no approval is ever sent for a call jouet merely has no objection to.
 At Stop and SubagentStop, when the stop check holds the agent, `{"decision": "block", "reason"}`
 keeps it working; otherwise nothing. Bad input and jouet's own failure exit 1, which Claude Code
@@ -179,8 +180,13 @@ class ClaudeAdapter(Adapter):
             return self.other.reply(request, outcome)
         verdict = common.Verdict(request, outcome)
         out: dict[str, Any] = {}
+        stderr = ""
         if verdict.person:
-            out["systemMessage"] = verdict.person_text()
+            # The person sees systemMessage: said there once, at session start; on each call it goes
+            # to stderr (the hook's log), so a broken rule does not interrupt every tool call.
+            if request.kind == SESSION_START:
+                out["systemMessage"] = verdict.person_text()
+            stderr = verdict.stderr()
         name = EVENTS[request.event]
         if request.kind == SESSION_START:
             if outcome.primer:
@@ -207,7 +213,7 @@ class ClaudeAdapter(Adapter):
                 body["additionalContext"] = "\n".join(warnings)
             if len(body) > 1:
                 out["hookSpecificOutput"] = body
-        return Reply(common.dump(out) if out else "")
+        return Reply(common.dump(out) if out else "", stderr)
 
 
 ADAPTER = ClaudeAdapter()

@@ -13,7 +13,8 @@ then goes ahead. So this adapter only ever sends:
 - a denial: `hookSpecificOutput.permissionDecision: "deny"` with the advice (exit 0); an ask-mode
   rule denies too, since Codex has no way to ask through a hook;
 - warnings: `hookSpecificOutput.additionalContext` (it reaches the model), before or after a tool;
-- lines for the person (rules that failed, notices): `systemMessage`, shown as a warning;
+- lines for the person (broken or failed rules, notices): `systemMessage` (shown as a warning) at
+  session start, stderr on each call;
 - nothing at all for a call nothing objects to (never an approval).
 
 apply_patch: Codex hands the whole patch as `tool_input.command`. Each file it adds, updates,
@@ -132,8 +133,13 @@ class CodexAdapter(Adapter):
         verdict = common.Verdict(request, outcome)
         name = EVENTS[request.event]
         out: dict[str, Any] = {}
+        stderr = ""
         if verdict.person:
-            out["systemMessage"] = verdict.person_text()
+            # The person sees systemMessage: said there once, at session start; on each call it goes
+            # to stderr (the hook's log), so a broken rule does not interrupt every tool call.
+            if request.kind == SESSION_START:
+                out["systemMessage"] = verdict.person_text()
+            stderr = verdict.stderr()
         if request.kind == SESSION_START:
             if outcome.primer:
                 out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": outcome.primer}
@@ -151,7 +157,7 @@ class CodexAdapter(Adapter):
                 specific["additionalContext"] = "\n".join(verdict.warnings)
             if len(specific) > 1:
                 out["hookSpecificOutput"] = specific
-        return Reply(common.dump(out) if out else "")
+        return Reply(common.dump(out) if out else "", stderr)
 
 
 def _here() -> str:

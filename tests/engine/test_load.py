@@ -120,7 +120,7 @@ def test_a_table_outside_rule_breaks_the_file_with_every_error() -> None:
     assert rule.error.splitlines() == [
         "/tmp/r.toml:12: unknown top-level table `examples`: `examples` belongs to a rule: write [rule.examples] "
         "below its [[rule]] (or examples = ... in it)",
-        "/tmp/r.toml:5: `mode` must be \"warn\" or \"deny\", not 'block'",
+        "/tmp/r.toml:5: `mode` must be \"warn\", \"deny\" or \"ask\", not 'block'",
     ]
 
 

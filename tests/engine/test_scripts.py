@@ -282,11 +282,8 @@ def test_a_failing_script_in_a_hook_says_nothing_and_is_reported(tmp_path: Path)
     (user_rules() / "broken.luau").write_text("return {check = function(c) while true do end end}\n")
     repo = make_repo(tmp_path / "r")
     proc = run_jouet("hook", "claude", "pre", input=claude_payload("ls -la", repo), cwd=repo)
-    # No decision; the person reads what failed in Claude Code's systemMessage.
-    assert proc.returncode == 0 and proc.stderr == ""
-    said = json.loads(proc.stdout)
-    assert set(said) == {"systemMessage"}
-    assert "jouet: rule broken failed and said nothing" in said["systemMessage"] and "budget" in said["systemMessage"]
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert "jouet: rule broken failed and said nothing" in proc.stderr and "budget" in proc.stderr
     ledger = Path(os.environ["JOUET_STATE_DIR"]) / "ledger.jsonl"
     records = [json.loads(line) for line in ledger.read_text().splitlines()]
     [error] = records[-1]["errors"]

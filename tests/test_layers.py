@@ -46,8 +46,12 @@ ALLOWED: dict[str, set[str]] = {
     "__main__": {"cli"},
 }
 # Adapter modules only translate: they may use these and nothing else of jouet_git.
+# harness.common holds what the adapters share (payload fields, apply_patch targets, the Verdict an
+# Outcome comes to); the registry (jouet_git.harness) lets Claude Code's adapter hand a payload that
+# another harness sent (Cursor and Copilot run Claude Code's hooks) to that harness's adapter.
 ADAPTER_MAY_USE = {"jouet_git.call", "jouet_git.errors", "jouet_git.harness.base", "jouet_git.harness.git_events",
-                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
+                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git",
+                   "jouet_git.harness.common", "jouet_git.harness"}
 
 
 def _module(path: Path) -> str:

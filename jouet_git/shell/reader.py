@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from jouet_git.call import Command
-from jouet_git.shell.wrappers import SHELLS, program_name, shell_script, unwrap_full
+from jouet_git.shell.wrappers import OTHER_SHELLS, SHELLS, program_name, script_of, unwrap_full
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1447,8 +1447,8 @@ class Reader:
         self.last = cmd
         self.sep = None
         self.emitted.append(cmd)
-        if program in SHELLS:
-            found = shell_script(argv)
+        if program in SHELLS or program in OTHER_SHELLS:
+            found = script_of(program, argv)
             if found is not None:
                 self.shell_c(cmd, found[0], wpos[offset + found[1]] if offset >= 0 else start)
         return cmd

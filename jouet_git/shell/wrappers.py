@@ -345,7 +345,54 @@ def unwrap(words: list[str]) -> tuple[list[str], list[str]]:
 
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"})
+# Programs that run a script given as arguments in another shell language: PowerShell (pwsh,
+# powershell; and, inside PowerShell, Invoke-Expression), and cmd. Their script is read as a POSIX
+# shell reads it, which is right for the commands the rules look at (a git push reads the same).
+OTHER_SHELLS = frozenset({"pwsh", "powershell", "cmd", "Invoke-Expression", "iex", "invoke-expression"})
 _SHELL_LONG_VALUES = frozenset({"rcfile", "init-file"})
+
+
+def script_of(program: str, argv: list[str]) -> tuple[str, int] | None:
+    """The script PROGRAM's ARGV runs (a shell of SHELLS or OTHER_SHELLS) and the index of its
+    first word in ARGV, or None."""
+    if program in SHELLS:
+        return shell_script(argv)
+    if program in ("pwsh", "powershell"):
+        return _powershell_script(argv)
+    if program == "cmd":
+        for i, word in enumerate(argv[1:], 1):
+            if word.lower() in ("/c", "/k", "/r"):
+                return (" ".join(argv[i + 1:]), i + 1) if i + 1 < len(argv) else None
+        return None
+    if program in OTHER_SHELLS:  # Invoke-Expression [-Command] SCRIPT
+        i = 2 if len(argv) > 2 and argv[1].lower() == "-command" else 1
+        return (" ".join(argv[i:]), i) if i < len(argv) else None
+    return None
+
+
+def _powershell_script(argv: list[str]) -> tuple[str, int] | None:
+    """`pwsh -Command SCRIPT...` (any unambiguous prefix of -Command, -c), the rest of the words
+    being the script; `-EncodedCommand B64` (-e, -ec, -enc...), base64 of UTF-16LE text."""
+    for i, word in enumerate(argv[1:], 1):
+        if len(word) < 2 or word[0] not in "-/":
+            continue  # another parameter's value (-ExecutionPolicy Bypass)
+        name = word[1:].lower()
+        if name in ("f", "fi", "fil") or (len(name) >= 3 and "file".startswith(name)):
+            return None  # a script file: nothing to read here
+        if name in ("c", "co", "com") or (len(name) >= 3 and "command".startswith(name)):
+            return (" ".join(argv[i + 1:]), i + 1) if i + 1 < len(argv) else None
+        if name in ("e", "ec", "en", "enc") or (len(name) >= 2 and "encodedcommand".startswith(name)):
+            if i + 1 >= len(argv):
+                return None
+            import base64
+            import binascii
+
+            try:
+                text = base64.b64decode(argv[i + 1], validate=False).decode("utf-16-le")
+            except (binascii.Error, ValueError):
+                return None
+            return text, i + 1
+    return None
 
 
 def shell_script(argv: list[str]) -> tuple[str, int] | None:

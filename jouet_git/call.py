@@ -198,6 +198,13 @@ class Call:
                 self._problems = result.problems if result.incomplete else []
                 if result.incomplete and not self._problems:
                     self._problems = ["part of the command could not be read"]
+                if any(c.program == "git" for c in self._commands):
+                    # What a git alias runs, as nested commands (read only for a non-builtin subcommand).
+                    from jouet_git.gitalias import expand
+
+                    extra, trouble = expand(self._commands, self.cwd)
+                    self._commands.extend(extra)
+                    self._problems.extend(trouble)
             else:
                 self._commands = []
         return self._commands

@@ -58,33 +58,84 @@ _installed: tuple[int, ...] | None = None
 class Spec:
     """What git's parser knows about one (sub)command's options."""
 
-    __slots__ = ("idents", "long", "short", "stops", "strict", "subcommands")
+    __slots__ = ("aliases", "long", "negatable", "short", "stops", "strict", "subcommands")
 
     def __init__(self, entry: dict[str, Any]) -> None:
-        self.long: dict[str, bool] = {}  # name (no dashes) -> whether it takes a value
+        self.long: dict[str, bool] = {}  # each option git's parser holds -> whether it takes a value
+        self.negatable: set[str] = set()  # those that also take a --no- form
+        self.aliases: dict[str, str] = {}  # an alias -> the option it stands for
         for word in str(entry.get("long", "")).split():
-            self.long[word.rstrip("=")] = word.endswith("=")
+            word, _, target = word.partition(">")
+            if target:
+                self.aliases[word.rstrip("!=")] = target
+            fixed = word.endswith("!")
+            word = word.rstrip("!")
+            name = word.rstrip("=")
+            self.long[name] = word.endswith("=")
+            if not fixed:
+                self.negatable.add(name)
         self.short: dict[str, str] = {}  # letter -> "" (no value), "=" (takes one), "?" (attached only)
         for word in str(entry.get("short", "")).split():
             self.short[word[0]] = word[1:]
         self.strict = bool(entry.get("strict", True))
         self.stops = bool(entry.get("stops", False))
         self.subcommands = frozenset(str(entry.get("subcommands", "")).split())
-        # The option each name belongs to: `no-verify` and `verify` are one option, said two ways.
-        self.idents = {name: name[3:] if name.startswith("no-") and name[3:] in self.long else name
-                       for name in self.long}
 
-    def resolve(self, name: str) -> list[str]:
-        """The full names NAME (a long option without dashes or value) stands for: itself when git
-        knows it, the one option it abbreviates, several when it is ambiguous, none when unknown."""
-        if name in self.long:
-            return [name]
-        if not self.strict:
-            return []  # a parser that passes unknown options on takes no abbreviations either
-        found = [full for full in self.long if full.startswith(name)]
-        if len({self.idents[full] for full in found}) <= 1:
-            return sorted(found, key=len)[:1]
-        return sorted(found)
+    def resolve(self, arg: str) -> list[str]:
+        """What long option ARG (without dashes or value) is: see _resolve; an alias is read as
+        the option it stands for (and is not ambiguous with it)."""
+        out: list[str] = []
+        for name in self._resolve(arg):
+            negated = name not in self.long
+            base = _negated(name) if negated else name
+            base = self.aliases.get(base, base)
+            full = _negated(base) if negated else base
+            if full not in out:
+                out.append(full)
+        return out
+
+    def _resolve(self, arg: str) -> list[str]:
+        """What long option ARG (without dashes or value) is, as git's parser reads it: [its name]
+        when it names one or abbreviates one (a negation written `no-NAME`, or for an option named
+        `no-X`, `X`), several names when it is ambiguous, none when git does not know it. A parser
+        that passes unknown options on (not strict) takes exact names only."""
+        found: list[str] = []
+        abbreviate = self.strict
+        negated_arg = arg.startswith("no-")
+        for name in self.long:
+            if arg == name:
+                return [name]
+            if abbreviate and name.startswith(arg):
+                found.append(name)
+                continue
+            if name not in self.negatable:
+                continue
+            if "no-".startswith(arg):
+                if abbreviate:
+                    found.append(_negated(name))
+                continue
+            if not negated_arg:
+                if name.startswith("no-"):
+                    positive = name[3:]
+                    if arg == positive:
+                        return [positive]
+                    if abbreviate and positive.startswith(arg):
+                        found.append(positive)
+                continue
+            rest = arg[3:]
+            if rest == name:
+                return [_negated(name)]
+            if abbreviate and name.startswith(rest):
+                found.append(_negated(name))
+        return found
+
+    def takes_value(self, name: str) -> bool:
+        """Whether option NAME (as resolve gives it) takes a value: a negation never does."""
+        return self.long.get(name, False)
+
+
+def _negated(name: str) -> str:
+    return name[3:] if name.startswith("no-") else f"no-{name}"
 
 
 def _load() -> dict[str, Any]:
@@ -269,10 +320,11 @@ def _read_options(reading: Reading, found: Spec) -> None:
             full = names[0]
             if full != name:
                 words[j - 1] = f"--{full}{eq}{value}"
-            if full.startswith("no-") and f"--{full[3:]}" in flags:
-                flags[:] = [f for f in flags if f != f"--{full[3:]}"]
+            undone = f"--{_negated(full)}"
+            if undone in flags:
+                flags[:] = [f for f in flags if f != undone]
             flags.append(f"--{full}")
-            if found.long[full] and not eq:
+            if found.takes_value(full) and not eq:
                 j += 1  # its value is the next word
             continue
         # A cluster of short options: stop at the first one that takes a value.

@@ -18,7 +18,7 @@ import zlib
 from jouet_git import __version__, gitdir, paths
 from jouet_git.engine.model import Rule
 from jouet_git.engine.wildcard import has_wildcard
-from jouet_git.fsutil import write_atomic
+from jouet_git.store import write_atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

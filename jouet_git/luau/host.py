@@ -115,7 +115,7 @@ def lua_for(path: str) -> str:
     except LuauSyntaxError as error:
         raise ScriptFailure(f"{path}:{error.line}:{error.column}: {error.detail}") from None
     if cached is not None:
-        from jouet_git.fsutil import write_atomic
+        from jouet_git.store import write_atomic
 
         with contextlib.suppress(OSError):
             write_atomic(cached, lua, sync=False)

@@ -20,7 +20,7 @@ from typing import Any
 
 from jouet_git import gitdir
 from jouet_git.errors import JouetError
-from jouet_git.fsutil import write_atomic
+from jouet_git.store import write_atomic
 
 # (Claude Code event, matcher or None, jouet's event)
 ENTRIES: tuple[tuple[str, str | None, str], ...] = (

@@ -183,12 +183,11 @@ def installed_version() -> tuple[int, ...]:
     """The version of the git on PATH (empty when it does not answer), asked once per process."""
     global _installed
     if _installed is None:
-        import subprocess
+        from jouet_git import gitrun
 
         try:
-            out = subprocess.run(["git", "version"], capture_output=True, text=True, timeout=5,
-                                 stdin=subprocess.DEVNULL).stdout
-        except (OSError, subprocess.SubprocessError):
+            out = gitrun.git(["version"], None, timeout=5).text()
+        except (gitrun.Timeout, gitrun.GitMissing, OSError):
             out = ""
         words = out.split()
         _installed = _version_tuple(words[2]) if len(words) >= 3 else ()

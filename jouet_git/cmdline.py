@@ -111,6 +111,11 @@ def git_where(argv: list[str], base: str | bool | None, env: dict[str, str] | No
             target = ""
         else:
             target = git_dir
+    for pwd in ("$PWD", "${PWD}"):
+        if target == pwd or target.startswith(pwd + "/"):
+            # The shell's own directory: where git was started (its -C's do not change $PWD).
+            rest = target[len(pwd) + 1:]
+            return _place(base, rest) if rest else base
     if not _known_path(target):
         return False
     return _place(where, target) if target else where

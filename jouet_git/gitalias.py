@@ -68,6 +68,7 @@ def expand(commands: list[Command], cwd: str) -> tuple[list[Command], list[str]]
         command = commands[k]
         where = cmdline.command_where(command, places[k])
         directory = _directory(cwd, where)
+        earlier = _defined_before(commands[:k])
         queue = [command]
         depth = 0
         while queue and depth < _MAX_CHAIN:
@@ -76,7 +77,7 @@ def expand(commands: list[Command], cwd: str) -> tuple[list[Command], list[str]]
             name = _alias_name(current.argv)
             if name is None:
                 continue
-            value = _lookup(name, current, directory, files)
+            value = _lookup(name, current, directory, files, earlier)
             if value is None:
                 continue
             made, trouble = _run(value, current, command)
@@ -109,8 +110,10 @@ def _directory(cwd: str, where: str | bool | None) -> str:
 # -- where the alias is -------------------------------------------------------------------------
 
 
-def _lookup(name: str, command: Command, directory: str, files: dict[str, dict[str, str]]) -> str | None:
-    """The value of alias.NAME for COMMAND run in DIRECTORY, or None."""
+def _lookup(name: str, command: Command, directory: str, files: dict[str, dict[str, str]],
+            earlier: dict[str, str]) -> str | None:
+    """The value of alias.NAME for COMMAND run in DIRECTORY, or None. EARLIER: aliases the call's
+    own earlier commands write with `git config`."""
     key = f"alias.{name.lower()}"
     env = dict(os.environ)
     env.update(command.env)
@@ -119,8 +122,49 @@ def _lookup(name: str, command: Command, directory: str, files: dict[str, dict[s
         if path not in files:
             files[path] = _read_file(path, 0)
         value = files[path].get(key, value)
+    value = earlier.get(key, value)
     value = _from_environment(env, key, value)
     return _from_options(command.argv, env, key, value)
+
+
+# `git config` options that take a value, and those after which no value is written.
+_CONFIG_VALUE = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value"})
+_CONFIG_NOT_A_WRITE = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--unset", "--unset-all",
+                                 "-l", "--list", "-e", "--edit", "--rename-section", "--remove-section"})
+
+
+def _defined_before(commands: list[Command]) -> dict[str, str]:
+    """The aliases COMMANDS write with `git config [--global|--local|...] alias.X VALUE` (or `git
+    config set alias.X VALUE`), by config key: an alias defined and used in the same call."""
+    from jouet_git.cmdline import skip_global_options
+
+    found: dict[str, str] = {}
+    for command in commands:
+        argv = command.argv
+        if command.program != "git" or command.nested:
+            continue
+        i = skip_global_options("git", argv, 1)
+        if i >= len(argv) or argv[i] != "config":
+            continue
+        words: list[str] = []
+        j = i + 1
+        writes = True
+        while j < len(argv):
+            word = argv[j]
+            j += 1
+            if word in _CONFIG_VALUE:
+                j += 1
+            elif word in _CONFIG_NOT_A_WRITE:
+                writes = False
+            elif not word.startswith("-") or word == "-":
+                words.append(word)
+        if words[:1] == ["set"]:
+            words = words[1:]
+        if writes and len(words) >= 2:
+            key = _config_key(words[0])
+            if key.startswith("alias."):
+                found[key] = words[1]
+    return found
 
 
 def _config_files(env: dict[str, str], directory: str) -> list[str]:
@@ -362,6 +406,22 @@ def _quote(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
 
 
+def _with_arguments(script: str, args: list[str]) -> str:
+    """SCRIPT as git runs it with ARGS: appended as its positional parameters. Where the script
+    uses them itself ($1, "$@", often inside a function it calls), they are written in too, so
+    that the commands read show the values."""
+    if not args:
+        return script
+    quoted = [_quote(word) for word in args]
+    every = " ".join(quoted)
+    for spelled in ('"$@"', '"${@}"', '"$*"', '"${*}"', "$@", "${@}", "$*", "${*}"):
+        script = script.replace(spelled, every)
+    for n in range(min(len(args), 9), 0, -1):
+        for spelled in (f'"${n}"', f'"${{{n}}}"', f"${{{n}}}", f"${n}"):
+            script = script.replace(spelled, quoted[n - 1])
+    return script + " " + every
+
+
 def _run(value: str, current: Command, origin: Command) -> tuple[list[Command], list[str]]:
     """The commands alias VALUE runs for CURRENT (a git command; ORIGIN is the one in the call)."""
     from jouet_git.call import Command
@@ -374,9 +434,7 @@ def _run(value: str, current: Command, origin: Command) -> tuple[list[Command], 
     if value.startswith("!"):
         from jouet_git.shell import parse
 
-        script = value[1:]
-        if rest:
-            script += " " + " ".join(_quote(word) for word in rest)
+        script = _with_arguments(value[1:], rest)
         result = parse(script)
         made = []
         for cmd in result.commands:

@@ -273,7 +273,7 @@ def read(argv: list[str]) -> Reading:
             sub = f"{name} {_DEFAULT_SUB[name]}"
     reading = Reading(list(argv), sub, start)
     found = spec(sub)
-    if found is None or not found.long:
+    if found is None or (found.subcommands and not found.long):
         return reading
     _read_options(reading, found)
     return reading

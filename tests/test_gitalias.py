@@ -39,6 +39,28 @@ def test_alias_in_the_repository_config(repo: Path, value: str, command: str) ->
     assert bash(command, repo).returncode == 0 and lost(repo)
 
 
+@pytest.mark.parametrize("command", [
+    "git config alias.nuke 'reset --hard' && git nuke",
+    "git config --local alias.nuke '!git reset --hard'; git nuke",
+    "git config set alias.nuke 'reset --hard' 2>/dev/null || git config alias.nuke 'reset --hard'; git nuke",
+])
+def test_alias_defined_earlier_in_the_same_call(repo: Path, command: str) -> None:
+    denied(command, repo, "reset-hard")
+    assert bash(command, repo).returncode == 0 and lost(repo)
+
+
+def test_alias_arguments_reach_the_function_it_calls(repo: Path) -> None:
+    git(repo, "checkout", "-qb", "spike")
+    (repo / "s.txt").write_text("s\n")
+    git(repo, "add", "s.txt")
+    git(repo, "commit", "-qm", "s")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "config", "alias.wipe", '!f() { git branch -D "$1"; }; f')
+    denied("git wipe spike", repo, "branch-force-delete")
+    assert bash("git wipe spike", repo).returncode == 0
+    assert not git(repo, "branch", "--list", "spike").strip()
+
+
 def test_alias_of_an_alias(repo: Path) -> None:
     git(repo, "config", "alias.start-over", "nuke")
     git(repo, "config", "alias.nuke", "reset --hard")

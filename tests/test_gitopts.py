@@ -100,12 +100,15 @@ def test_abbreviated_no_verify(repo: Path, command: str) -> None:
 def test_abbreviated_force_push(repo: Path, tmp_path: Path) -> None:
     commit(repo, "a.txt", "a\n")
     git(repo, "push", "-q")
+    dropped = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "reset", "-q", "--keep", "HEAD~1")
-    command = "git push --force origin main --dry"
-    denied(command, repo, "force-push")
-    before = git(tmp_path / "remote.git", "rev-parse", "main")
-    assert bash(command, repo).returncode == 0
-    assert git(tmp_path / "remote.git", "rev-parse", "main") == before  # --dry abbreviates --dry-run
+    remote = tmp_path / "remote.git"
+    quiet("git push --force origin main --dry", repo)  # --dry is --dry-run: nothing is sent
+    assert bash("git push --force origin main --dry", repo).returncode == 0
+    assert git(remote, "rev-parse", "main").strip() == dropped
+    denied("git push --force origin main --verb", repo, "force-push")
+    assert bash("git push --force origin main --verb", repo).returncode == 0
+    assert git(remote, "rev-parse", "main").strip() != dropped
 
 
 # -- what git refuses or only answers with its usage changes nothing: quiet ---------------------------

@@ -69,6 +69,9 @@ def test_the_value_options_git_documents_are_all_known() -> None:
     (["git", "--git-dir=$HOME/r/.git", "status"], None, "$HOME/r"),
     (["git", "--work-tree=rel", "status"], False, False),
     (["git", "--git-dir"], None, False),
+    (["git", "--git-dir=$PWD/.git", "--work-tree=$PWD", "status"], None, None),
+    (["git", "-C", "x", "--git-dir=${PWD}/.git", "status"], "api", "api"),
+    (["git", "--work-tree=$PWD/sub", "status"], "api", "api/sub"),
     (["git", "status", "-C", "x"], None, None),
 ])
 def test_where_follows_each_dash_c(argv: list[str], base: str | bool | None, where: str | bool | None) -> None:

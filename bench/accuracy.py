@@ -21,6 +21,7 @@ the temporary directory: the person's configuration is never read or touched.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -116,12 +117,9 @@ def verify(case: Case, setups: dict[str, dict[str, str]], common: str, directory
     """Run the case with bash in a fresh state; mark it bad when what it does is not what it claims."""
     work = build(setups, common, case.setup, directory, env)
     out = directory / "output"
-    with out.open("wb") as sink:
-        try:
-            subprocess.run(["bash", "-c", case.command], cwd=work, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL, timeout=COMMAND_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            pass
+    with out.open("wb") as sink, contextlib.suppress(subprocess.TimeoutExpired):
+        subprocess.run(["bash", "-c", case.command], cwd=work, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, timeout=COMMAND_TIMEOUT)
     lost = subprocess.run(["bash", "-c", setups[case.setup]["lost"]], cwd=work,
                           env={**env, "JOUET_BENCH_OUT": str(out)}, capture_output=True, timeout=60).returncode == 0
     if case.expected == "deny" and not lost:
@@ -203,8 +201,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-verify", action="store_true", help="do not run the commands with bash")
     parser.add_argument("--show", action="store_true", help="list every miss and false positive")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (printed)")
-    parser.add_argument("--jouet", default=shutil.which("jouet") or os.path.join(os.path.dirname(sys.executable), "jouet"),
-                        help="the jouet to ask (default: the one on PATH)")
+    default = shutil.which("jouet") or os.path.join(os.path.dirname(sys.executable), "jouet")
+    parser.add_argument("--jouet", default=default, help="the jouet to ask (default: the one on PATH)")
     args = parser.parse_args(argv)
     with open(args.corpus / "setups.toml", "rb") as f:
         data = tomli.load(f)

@@ -145,7 +145,7 @@ def command_where(command: Any, base: str | bool | None) -> str | bool | None:
         if options is None:
             continue
         short, long = options
-        if word == short or word == long:
+        if word in (short, long):
             if i >= len(wrapper):
                 return False
             where = _place(where, wrapper[i])

@@ -380,10 +380,10 @@ def _combination(reading: Reading) -> str | None:
         if delete and len(reading.args) < 2:
             return "git push refuses --delete without a ref to delete"
     elif sub == "branch":
-        modes = {mode for mode, names in (("delete", ("-d", "-D", "--delete")), ("move", ("-m", "-M", "--move")),
+        branch_modes = {mode for mode, names in (("delete", ("-d", "-D", "--delete")), ("move", ("-m", "-M", "--move")),
                                           ("copy", ("-c", "-C", "--copy"))) if _any(flags, *names)}
-        if len(modes) > 1:
-            return f"git branch refuses --{' with --'.join(sorted(modes))}"
+        if len(branch_modes) > 1:
+            return f"git branch refuses --{' with --'.join(sorted(branch_modes))}"
     elif sub == "checkout" and _any(flags, "-f", "--force") and _any(flags, "-m", "--merge"):
         return "git checkout refuses --force with --merge"
     return None

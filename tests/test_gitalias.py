@@ -141,9 +141,9 @@ def test_alias_commands_are_nested_and_marked(repo: Path) -> None:
 def test_no_file_is_read_for_builtin_subcommands(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reads: list[str] = []
     monkeypatch.setattr(gitalias, "_read_file", lambda path, depth: reads.append(path) or {})
-    Call(command="git status && git -C x log --oneline && git commit -m 'git nuke'", cwd=str(repo)).commands
+    assert Call(command="git status && git -C x log --oneline && git commit -m 'git nuke'", cwd=str(repo)).commands
     assert reads == []
-    Call(command="git nuke", cwd=str(repo)).commands
+    assert Call(command="git nuke", cwd=str(repo)).commands
     assert reads
 
 

@@ -1,4 +1,5 @@
-"""The git probes that ask git itself: git.state, git.changed and git.ahead.
+"""The git probes that ask git itself: git.state, git.changed, git.ahead, git.lost, git.reflog_only
+and git.unreachable.
 
 Each runs one read-only git process through the Probes object (which counts it, bounds it in time
 and sets GIT_OPTIONAL_LOCKS=0), in the work tree's root, and turns its output into plain data.
@@ -7,6 +8,12 @@ git.ahead asks about more than local branches: its first argument may also be a 
 (`refs/remotes/origin/feat`), every ref under a prefix (`refs/remotes/origin/*`) or a stash entry
 (`stash@{1}`), and its second may be OTHERS (`*`): every branch, remote-tracking branch and tag but
 the refs the first argument names, so the count is what deleting those refs would lose.
+
+git.lost is what overwriting a ref with other commits loses: its commits that no other ref holds
+and that the commits put in its place neither hold nor carry a rewritten copy of (the same patch,
+as after a rebase). git.reflog_only counts the commits only reflogs keep (what `git reflog expire`
+or `git reflog delete` drops), and git.unreachable the commits nothing keeps, not even a reflog,
+still in the object store (what `git gc --prune=now` and `git prune` remove).
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ _STASH_ENTRY = re.compile(r"stash@\{(0|[1-9][0-9]{0,5})\}")
 OTHERS = "*"
 # Where each kind of ref lives, and the rev-list option that lists that kind (for --exclude patterns).
 _KINDS = (("refs/heads/", "--branches"), ("refs/remotes/", "--remotes"), ("refs/tags/", "--tags"))
+# The most reflog entries git.reflog_only passes to one rev-list (each is a commit id).
+_MAX_TIPS = 4000
 
 
 def valid_branch(name: str) -> bool:
@@ -168,6 +177,93 @@ def ahead(runner: Probes, root: str, branch: str, of: str) -> tuple[Any, str | N
     if f"'^{of}'" in message:
         return None, f"{of!r} does not resolve to a commit in {root}"
     return None, f"git rev-list failed in {root}: {_first_line(err)}"
+
+
+def lost(runner: Probes, root: str, ref: str, keep: list[str]) -> tuple[Any, str | None]:
+    """jouet.git.lost(ref, keep): commits reachable from REF that no branch, remote-tracking branch
+    or tag but REF itself (when it is a ref name) holds, that none of KEEP holds, and that KEEP's
+    first revision carries no rewritten copy of (the same patch: `git cherry`'s test). Merge commits
+    do not count: their changes are in their parents. This is what moving REF to KEEP, or deleting
+    it in favour of KEEP, loses for good."""
+    source = _source(ref) if ref.startswith("refs/") else (ref, None, f"revision {ref!r}")
+    if source is None:
+        return None, f"{ref!r} is not a ref name or revision"
+    positive, excludes, shown = source
+    if positive.startswith("--glob="):
+        return None, "jouet.git.lost takes one ref, not a pattern"
+    args = ["rev-list", "--no-merges", "--not", *_others(excludes), *keep, "--not", "--end-of-options",
+            positive, "--"]
+    code, out, err = runner.run_git(args, root)
+    if code != 0:
+        return None, _unresolved(err, [positive, *keep], shown, root)
+    unkept = set(out.split())
+    if not unkept or not keep:
+        return len(unkept), None
+    # Rewritten copies: the left side's commits with no patch-equivalent on the right.
+    code, out, err = runner.run_git(
+        ["rev-list", "--no-merges", "--left-only", "--cherry-pick", "--end-of-options", f"{positive}...{keep[0]}",
+         "--"], root)
+    if code != 0:
+        return None, _unresolved(err, [positive, *keep], shown, root)
+    return len(unkept & set(out.split())), None
+
+
+def reflog_only(runner: Probes, root: str, refs: list[str] | None) -> tuple[Any, str | None]:
+    """jouet.git.reflog_only(refs): how many commits only reflog entries keep (no ref holds them).
+
+    REFS: None for every reflog (stash entries included); else reflogs by ref name (`HEAD`,
+    `refs/heads/main`, `main`), whose entries all count, or single entries (`HEAD@{1}`), which
+    count only when no other reflog entry is the same commit.
+    """
+    if refs is None:
+        code, out, err = runner.run_git(["rev-list", "--count", "--reflog", "--not", "--all", "--"], root)
+        if code != 0:
+            return None, f"git rev-list failed in {root}: {_first_line(err)}"
+        return int(out.strip() or 0), None
+    whole = [r for r in refs if "@{" not in r]
+    entries = [r for r in refs if "@{" in r]
+    tips: list[str] = []
+    for name in whole:
+        code, out, err = runner.run_git(["rev-list", "--walk-reflogs", "--end-of-options", name, "--"], root)
+        if code == 0:
+            tips.extend(out.decode("ascii", "replace").split())
+    if entries:
+        code, out, err = runner.run_git(["rev-parse", *entries], root)  # each checked: no leading "-"
+        chosen = out.decode("ascii", "replace").split()
+        if code != 0 or len(chosen) != len(entries):
+            return None, f"no such reflog entry: {_first_line(err)}"
+        code, out, err = runner.run_git(["rev-list", "--walk-reflogs", "--all", "--"], root)
+        others = out.decode("ascii", "replace").split() if code == 0 else []
+        for sha in chosen:
+            if sha in others:
+                others.remove(sha)  # this entry goes; another entry of the same commit keeps it
+            if sha not in others:
+                tips.append(sha)
+    if not tips:
+        return 0, None
+    unique = sorted(set(tips))[:_MAX_TIPS]
+    code, out, err = runner.run_git(["rev-list", "--count", "--not", "--all", "--not", "--end-of-options", *unique,
+                                     "--"], root)
+    if code != 0:
+        return None, f"git rev-list failed in {root}: {_first_line(err)}"
+    return int(out.strip() or 0), None
+
+
+def unreachable(runner: Probes, root: str) -> tuple[Any, str | None]:
+    """jouet.git.unreachable(): how many commits are in the object store that no ref, reflog entry
+    or the index reaches: what `git prune` (and `git gc --prune=now`) deletes."""
+    code, out, err = runner.run_git(["fsck", "--connectivity-only", "--unreachable", "--no-progress"], root)
+    if code not in (0, 1) or (code == 1 and not out):
+        return None, f"git fsck failed in {root}: {_first_line(err)}"
+    return sum(1 for line in out.splitlines() if line.startswith(b"unreachable commit ")), None
+
+
+def _unresolved(err: bytes, names: list[str], shown: str, root: str) -> str:
+    message = err.decode("utf-8", "replace")
+    for name in names:
+        if f"'{name}'" in message or f"{name}:" in message:
+            return f"{name!r} does not resolve to a commit in {root}"
+    return f"git rev-list failed for {shown} in {root}: {_first_line(err)}"
 
 
 def _source(branch: str) -> tuple[str, tuple[str, str] | None, str] | None:

@@ -22,6 +22,7 @@ def failing_hook(repo: Path, name: str = "pre-commit") -> Path:
     hooks = repo / ".git" / "hooks"
     hooks.mkdir(parents=True, exist_ok=True)
     hook = hooks / name
-    hook.write_text(f"#!/bin/sh\ntouch \"$(git rev-parse --git-dir)/{name}-ran\"\necho refused by the hook >&2\nexit 1\n")
+    hook.write_text(f"#!/bin/sh\ntouch \"$(git rev-parse --git-dir)/{name}-ran\"\n"
+                    "echo refused by the hook >&2\nexit 1\n")
     hook.chmod(0o755)
     return hook

@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 import time
 
+from jouet_git import budgets
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,8 +36,7 @@ if TYPE_CHECKING:
 
     Answer = tuple[Any, str | None]
 
-BUDGET = 0.2  # seconds the probes of one check share
-SECRETS_BUDGET = 5.0  # seconds the secret scans of one hook call share
+BUDGET = budgets.PROBES  # seconds the probes of one check share (times JOUET_BUDGET_SCALE)
 NOT_A_REPO = "not in a git repository"
 
 
@@ -61,10 +62,10 @@ class Probes:
         "git_processes",
     )
 
-    def __init__(self, cwd: str, call: Call | None = None, budget: float = BUDGET) -> None:
+    def __init__(self, cwd: str, call: Call | None = None, budget: float | None = None) -> None:
         self.cwd = os.path.abspath(cwd)
         self.call = call
-        self.budget = budget
+        self.budget = budgets.probes() if budget is None else budget
         self.git_processes = 0
         self._cache: dict[tuple[Any, ...], Answer] = {}
         self._repos: dict[str, Repo | None] = {}
@@ -349,9 +350,9 @@ class Probes:
             return self._cache[key]
         now = time.monotonic()
         if self._secrets_deadline is None:
-            self._secrets_deadline = now + SECRETS_BUDGET
+            self._secrets_deadline = now + budgets.secrets()
         if self._secrets_deadline <= now:
-            return None, f"out of time: the secret scans' {SECRETS_BUDGET:g} s for this call were spent"
+            return None, f"out of time: the secret scans' {budgets.secrets():g} s for this call were spent"
         from jouet_git import gitrun
         from jouet_git.probes import secrets
 

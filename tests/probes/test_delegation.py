@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 from testing import git, make_repo, run_jouet
 
-from jouet_git import gitrun
+from jouet_git import budgets, gitrun
 from jouet_git.harness.git_events import pre_push_calls
-from jouet_git.probes import core
 from jouet_git.probes.checks import push_pairs
 from jouet_git.probes.core import ProbeError, Probes
 
@@ -83,7 +82,7 @@ def test_push_pairs_read_the_revisions() -> None:
 
 
 def test_a_spent_secrets_budget_runs_nothing(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "SECRETS_BUDGET", 0.0)
+    monkeypatch.setattr(budgets, "SECRETS", 0.0)
     before = dict(gitrun.COUNTS)
     p = Probes(str(repo))
     value, reason = p.secrets_scan()

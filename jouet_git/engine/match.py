@@ -126,6 +126,8 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
         return False
     if m.text is not None:
         haystack = command.argv[1:] + command.heredocs
+        if command.stdin_from is not None:
+            haystack.append(command.stdin_from)  # `cat < .env` reads .env as surely as `cat .env`
         for regex in m.text:
             search = _regex(regex).search
             if not any(search(word) for word in haystack):

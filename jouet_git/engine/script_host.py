@@ -311,10 +311,10 @@ class ScriptHost:
                 raise TypeError("jouet.git.lost: dir must be a string (a path, as jouet.git.where gives it)")
             return lost_probe(ref, list(keep.values()) if keep is not None else None, dir)
 
-        def git_reflog_only(refs: Any = None, dir: Any = None) -> Any:
+        def git_reflog_only(refs: Any = None, dir: Any = None, rewrite: Any = None) -> Any:
             if dir is not None and not isinstance(dir, str):
                 raise TypeError("jouet.git.reflog_only: dir must be a string (a path, as jouet.git.where gives it)")
-            return reflog_probe(list(refs.values()) if refs is not None else None, dir)
+            return reflog_probe(list(refs.values()) if refs is not None else None, dir, bool(rewrite))
 
         scan_probe = self._probe("secrets_scan")
         held_probe = self._probe("claims_held")

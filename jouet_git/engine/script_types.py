@@ -146,8 +146,9 @@ declare jouet: {
 \t\t-- Commits of ref (a full ref name, or a revision) that no other ref holds, none of keep holds,
 \t\t-- and keep[1] carries no rewritten copy of (the same patch): what replacing ref by keep loses.
 \t\tlost: (ref: string, keep: {string}?, dir: string?) -> (number?, string?),
-\t\t-- Commits only reflog entries keep: of every reflog (nil), or of these refs or entries (HEAD@{1}).
-\t\treflog_only: (refs: {string}?, dir: string?) -> (number?, string?),
+\t\t-- Commits only reflog entries keep: of every reflog (nil), or of these refs or entries (HEAD@{1});
+\t\t-- rewrite: as `git reflog delete --rewrite`, which rewrites the next entry's old value too.
+\t\treflog_only: (refs: {string}?, dir: string?, rewrite: boolean?) -> (number?, string?),
 \t\t-- Commits nothing reaches, not even a reflog: what `git prune` deletes.
 \t\tunreachable: (dir: string?) -> (number?, string?),
 \t\t-- Where a git command runs, for the probes' dir: the directory jouet.dirs gave for it, moved by

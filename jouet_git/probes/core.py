@@ -243,8 +243,10 @@ class Probes:
 
         return self._answer(("git.lost", repo.root, ref, tuple(kept)), compute)
 
-    def git_reflog_only(self, refs: list[str] | None = None, dir: str | None = None) -> Answer:
-        """How many commits only reflog entries keep: of every reflog (nil), or of REFS."""
+    def git_reflog_only(self, refs: list[str] | None = None, dir: str | None = None,
+                        rewrite: bool | None = None) -> Answer:
+        """How many commits only reflog entries keep: of every reflog (nil), or of REFS (reflogs or
+        single entries; REWRITE as `git reflog delete --rewrite` does)."""
         from jouet_git.probes.checks import revision_list
 
         wanted = None if refs is None else revision_list("refs", refs)
@@ -255,9 +257,10 @@ class Probes:
         def compute() -> Answer:
             from jouet_git.probes import git
 
-            return git.reflog_only(self, repo.root, wanted)
+            return git.reflog_only(self, repo, wanted, bool(rewrite))
 
-        return self._answer(("git.reflog_only", repo.root, None if wanted is None else tuple(wanted)), compute)
+        key = ("git.reflog_only", repo.root, None if wanted is None else tuple(wanted), bool(rewrite))
+        return self._answer(key, compute)
 
     def git_unreachable(self, dir: str | None = None) -> Answer:
         """How many commits nothing reaches, not even a reflog: what `git prune` deletes."""

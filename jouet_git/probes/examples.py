@@ -115,7 +115,8 @@ class ExampleProbes:
         _dir(dir)
         return self._count("lost", "jouet.git.lost()", ref)
 
-    def git_reflog_only(self, refs: list[str] | None = None, dir: str | None = None) -> Answer:
+    def git_reflog_only(self, refs: list[str] | None = None, dir: str | None = None,
+                        rewrite: bool | None = None) -> Answer:
         from jouet_git.probes.checks import revision_list
 
         if refs is not None:

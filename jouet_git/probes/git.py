@@ -25,6 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from jouet_git.gitdir import Repo
     from jouet_git.probes.core import Probes
 
 # What git's check-ref-format refuses in a branch name (enough to keep rev-list from reading a range).
@@ -208,45 +209,101 @@ def lost(runner: Probes, root: str, ref: str, keep: list[str]) -> tuple[Any, str
     return len(unkept & set(out.split())), None
 
 
-def reflog_only(runner: Probes, root: str, refs: list[str] | None) -> tuple[Any, str | None]:
-    """jouet.git.reflog_only(refs): how many commits only reflog entries keep (no ref holds them).
+def reflog_only(runner: Probes, repo: Repo, refs: list[str] | None, rewrite: bool = False) -> tuple[Any, str | None]:
+    """jouet.git.reflog_only(refs): how many commits only the reflog entries REFS name keep.
 
     REFS: None for every reflog (stash entries included); else reflogs by ref name (`HEAD`,
-    `refs/heads/main`, `main`), whose entries all count, or single entries (`HEAD@{1}`), which
-    count only when no other reflog entry is the same commit.
+    `refs/heads/main`, `main`, `stash`), all of whose entries go, or single entries (`HEAD@{1}`).
+    A reflog entry keeps two commits, where the ref was and where it went (git's gc keeps both), so
+    deleting one entry loses a commit only when no other entry names it; with REWRITE (`git reflog
+    delete --rewrite`) the next entry's old value is rewritten too. The reflogs are read as files.
     """
     if refs is None:
-        code, out, err = runner.run_git(["rev-list", "--count", "--reflog", "--not", "--all", "--"], root)
+        code, out, err = runner.run_git(["rev-list", "--count", "--reflog", "--not", "--all", "--"], repo.root)
         if code != 0:
-            return None, f"git rev-list failed in {root}: {_first_line(err)}"
+            return None, f"git rev-list failed in {repo.root}: {_first_line(err)}"
         return int(out.strip() or 0), None
-    whole = [r for r in refs if "@{" not in r]
-    entries = [r for r in refs if "@{" in r]
-    tips: list[str] = []
-    for name in whole:
-        code, out, err = runner.run_git(["rev-list", "--walk-reflogs", "--end-of-options", name, "--"], root)
-        if code == 0:
-            tips.extend(out.decode("ascii", "replace").split())
-    if entries:
-        code, out, err = runner.run_git(["rev-parse", *entries], root)  # each checked: no leading "-"
-        chosen = out.decode("ascii", "replace").split()
-        if code != 0 or len(chosen) != len(entries):
-            return None, f"no such reflog entry: {_first_line(err)}"
-        code, out, err = runner.run_git(["rev-list", "--walk-reflogs", "--all", "--"], root)
-        others = out.decode("ascii", "replace").split() if code == 0 else []
-        for sha in chosen:
-            if sha in others:
-                others.remove(sha)  # this entry goes; another entry of the same commit keeps it
-            if sha not in others:
-                tips.append(sha)
+    logs = _reflogs(repo)
+    if logs is None:
+        return None, "the reflogs are not plain files here (a reftable repository?)"
+    dropped: list[str] = []
+    for wanted in refs:
+        name, _, rest = wanted.partition("@{")
+        log = _find_log(logs, name or "HEAD")
+        if log is None:
+            continue  # no such reflog: nothing dropped
+        entries = logs[log]
+        if not rest:
+            for old, new in entries:
+                dropped.extend((old, new))
+            entries.clear()
+            continue
+        index = rest.rstrip("}")
+        if not index.isdigit() or int(index) >= len(entries):
+            return None, f"no such reflog entry {wanted!r} (only numbered entries are read)"
+        position = len(entries) - 1 - int(index)  # the file lists the oldest first
+        old, new = entries[position]
+        dropped.append(new)
+        if rewrite and position + 1 < len(entries):
+            newer_old, newer_new = entries[position + 1]
+            dropped.append(newer_old)
+            entries[position + 1] = (old, newer_new)
+        entries[position] = ("", "")
+    kept = {sha for entries in logs.values() for pair in entries for sha in pair}
+    tips = sorted({sha for sha in dropped if sha and sha not in kept and set(sha) != {"0"}})[:_MAX_TIPS]
     if not tips:
         return 0, None
-    unique = sorted(set(tips))[:_MAX_TIPS]
-    code, out, err = runner.run_git(["rev-list", "--count", "--not", "--all", "--not", "--end-of-options", *unique,
-                                     "--"], root)
+    others = sorted(sha for sha in kept if sha and set(sha) != {"0"})[:_MAX_TIPS]
+    code, out, err = runner.run_git(["rev-list", "--count", "--not", "--all", *others, "--not", *tips, "--"],
+                                    repo.root)
     if code != 0:
-        return None, f"git rev-list failed in {root}: {_first_line(err)}"
+        return None, f"git rev-list failed in {repo.root}: {_first_line(err)}"
     return int(out.strip() or 0), None
+
+
+def _reflogs(repo: Repo) -> dict[str, list[tuple[str, str]]] | None:
+    """Every reflog of REPO's worktrees, by ref name (`HEAD` for this worktree's, `HEAD@PATH` for
+    another's): its (old, new) entries, oldest first. None when there are no reflog files."""
+    logs: dict[str, list[tuple[str, str]]] = {}
+    common = repo.common_dir
+    places = [(os.path.join(repo.git_dir, "logs", "HEAD"), "HEAD")]
+    worktrees = os.path.join(common, "worktrees")
+    if os.path.isdir(worktrees):
+        for name in sorted(os.listdir(worktrees)):
+            path = os.path.join(worktrees, name, "logs", "HEAD")
+            if os.path.realpath(os.path.dirname(os.path.dirname(path))) != os.path.realpath(repo.git_dir):
+                places.append((path, f"HEAD@{name}"))
+    if os.path.realpath(common) != os.path.realpath(repo.git_dir):
+        places.append((os.path.join(common, "logs", "HEAD"), "HEAD@main"))
+    base = os.path.join(common, "logs")
+    for folder, _dirs, files in os.walk(os.path.join(base, "refs")):
+        for file in files:
+            path = os.path.join(folder, file)
+            places.append((path, os.path.relpath(path, base).replace(os.sep, "/")))
+    found = False
+    for path, name in places:
+        try:
+            with open(path, "rb") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            continue
+        found = True
+        entries: list[tuple[str, str]] = []
+        for line in lines:
+            parts = line.split(b" ", 2)
+            if len(parts) >= 2:
+                entries.append((parts[0].decode("ascii", "replace"), parts[1].decode("ascii", "replace")))
+        logs[name] = entries
+    return logs if found or os.path.isdir(base) else None
+
+
+def _find_log(logs: dict[str, list[tuple[str, str]]], name: str) -> str | None:
+    """The reflog NAME means, as git resolves a short name: HEAD, then refs/NAME, refs/tags/NAME,
+    refs/heads/NAME, refs/remotes/NAME."""
+    for candidate in (name, f"refs/{name}", f"refs/tags/{name}", f"refs/heads/{name}", f"refs/remotes/{name}"):
+        if candidate in logs:
+            return candidate
+    return None
 
 
 def unreachable(runner: Probes, root: str) -> tuple[Any, str | None]:

@@ -74,11 +74,16 @@ def test_reflog_only_commits(repo: Path) -> None:
     git(repo, "reset", "-q", "--keep", "HEAD~2")
     probes = Probes(str(repo))
     assert answer(probes.git_reflog_only()) == 2
-    assert answer(probes.git_reflog_only(["main"])) == 2
-    assert answer(probes.git_reflog_only(["HEAD"])) == 2
-    # HEAD@{1} is the same commit as main@{1}: deleting one entry leaves the other.
+    # main's reflog and HEAD's each keep them: expiring one loses nothing, both loses them.
+    assert answer(probes.git_reflog_only(["main"])) == 0
+    assert answer(probes.git_reflog_only(["HEAD"])) == 0
+    assert answer(probes.git_reflog_only(["main", "HEAD"])) == 2
+    # An entry keeps where the ref went and where it was: the reset's entry still names the tip.
     assert answer(probes.git_reflog_only(["main@{1}"])) == 0
-    assert answer(probes.git_reflog_only(["main@{1}", "HEAD@{1}"])) == 2
+    assert answer(probes.git_reflog_only(["main@{1}", "HEAD@{1}"])) == 0
+    # --rewrite makes the reset's entry start from r1: the tip is named nowhere any more.
+    assert answer(probes.git_reflog_only(["main@{1}", "HEAD@{1}"], None, True)) == 1
+    assert probes.git_reflog_only(["main@{9}"])[0] is None
     git(repo, "reflog", "expire", "--expire=now", "--all")
     assert answer(Probes(str(repo)).git_reflog_only()) == 0
     assert answer(Probes(str(repo)).git_unreachable()) >= 2  # type: ignore[operator]

@@ -160,3 +160,30 @@ def test_the_repository_a_command_names(repo: Path, command: str) -> None:
     denied(command, repo, "reset-hard")
     assert bash(command, repo).returncode == 0
     assert (repo / "src" / "app.py").read_text() == "x = 1\n"
+
+
+# -- in git's own pre-push hook ---------------------------------------------------------------------------
+
+
+def test_the_pre_push_hook_lets_a_rebased_branch_through_and_stops_a_drop(repo: Path, tmp_path: Path) -> None:
+    from testing import run_jouet
+
+    assert run_jouet("setup", "git", cwd=repo).returncode == 0
+    git(repo, "checkout", "-qb", "feature")
+    commit(repo, "f.txt", "f\n")
+    git(repo, "push", "-q", "-u", "origin", "feature")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "m.txt", "m\n")
+    git(repo, "push", "-q")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "rebase", "-q", "main")
+    proc = bash("git push --force-with-lease", repo)  # the force-push rule's own advice
+    assert proc.returncode == 0, proc.stderr
+    # Now drop a pushed commit: the hook stops it, whatever the agent's tool hook did.
+    dropped = commit(repo, "g.txt", "g\n")
+    git(repo, "push", "-q")
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    commit(repo, "h.txt", "h\n")
+    proc = bash("git push --force-with-lease", repo)
+    assert proc.returncode != 0 and "[jouet rule: force-push]" in proc.stderr
+    assert dropped in git(tmp_path / "remote.git", "rev-list", "feature").split()

@@ -280,17 +280,23 @@ def pre_push_calls(remote: str, url: str, stdin_text: str, cwd: str) -> list[Pus
 
 def _drops_commits(remote: str, ref: str, old: str, new: str, root: str) -> bool:
     """Whether replacing the remote's OLD by NEW drops commits kept nowhere else here (see
-    pre_push_calls); true when that cannot be worked out."""
-    from jouet_git.probes import git
-    from jouet_git.probes.core import OutOfTime, Probes
-
+    pre_push_calls): commits of OLD that no branch, tag or remote-tracking branch but the one the
+    push moves has, and that NEW carries no rewritten copy of. True when git cannot tell."""
     tracking = _tracking_ref(remote, ref, root)
-    probes = Probes(root, budget=5.0)
-    try:
-        count, _reason = git.lost(probes, root, old, [new], exclude=tracking)
-    except OutOfTime:  # no answer in time is not a reason to let a force through
+    others = ["--branches", "--tags", "--exclude=*/HEAD"]
+    if tracking is not None and tracking.startswith("refs/remotes/"):
+        others.append(f"--exclude={tracking[len('refs/remotes/'):]}")
+    others.append("--remotes")
+    code, out = _git(["rev-list", "--no-merges", "--not", *others, new, "--not", "--end-of-options", old, "--"],
+                     root)
+    if code != 0:
         return True
-    return count is None or count > 0
+    unkept = set(out.split())
+    if not unkept:
+        return False
+    code, out = _git(["rev-list", "--no-merges", "--left-only", "--cherry-pick", "--end-of-options",
+                      f"{old}...{new}", "--"], root)
+    return code != 0 or bool(unkept & set(out.split()))
 
 
 def _tracking_ref(remote: str, ref: str, cwd: str) -> str | None:

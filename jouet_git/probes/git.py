@@ -180,21 +180,17 @@ def ahead(runner: Probes, root: str, branch: str, of: str) -> tuple[Any, str | N
     return None, f"git rev-list failed in {root}: {_first_line(err)}"
 
 
-def lost(runner: Probes, root: str, ref: str, keep: list[str], exclude: str | None = None) -> tuple[Any, str | None]:
+def lost(runner: Probes, root: str, ref: str, keep: list[str]) -> tuple[Any, str | None]:
     """jouet.git.lost(ref, keep): commits reachable from REF that no branch, remote-tracking branch
     or tag but REF itself (when it is a ref name) holds, that none of KEEP holds, and that KEEP's
     first revision carries no rewritten copy of (the same patch: `git cherry`'s test). Merge commits
     do not count: their changes are in their parents. This is what moving REF to KEEP, or deleting
-    it in favour of KEEP, loses for good. EXCLUDE (a full ref name) is left out of the other refs
-    too: the remote-tracking ref a push will move, when REF is the remote's old commit."""
+    it in favour of KEEP, loses for good. (The pre-push hook asks the same question of the remote's
+    old commit in harness/git_events.py.)"""
     source = _source(ref) if ref.startswith("refs/") else (ref, None, f"revision {ref!r}")
     if source is None:
         return None, f"{ref!r} is not a ref name or revision"
     positive, excludes, shown = source
-    if exclude is not None:
-        other = _source(exclude)
-        if other is not None and other[1] is not None:
-            excludes = other[1]
     if positive.startswith("--glob="):
         return None, "jouet.git.lost takes one ref, not a pattern"
     args = ["rev-list", "--no-merges", "--not", *_others(excludes), *keep, "--not", "--end-of-options",

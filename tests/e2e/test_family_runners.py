@@ -99,8 +99,7 @@ def test_read_only_controls_stay_quiet(tmp_path: Path, command: str) -> None:
 
 
 # Variants whose arguments are unknown to jouet (they come from a program's output at run time):
-# the reader marks them (stdin_args), and the git rules must then assume the worst. That half is
-# the rules' (issue 12, git-rules side); these flip to passing when it lands.
+# the reader marks them (stdin_args), and the git rules then assume the worst.
 UNKNOWN_ARGS = [
     ("git ls-files -m | xargs git checkout --", "discard-changes", MODIFIED),
     ("find . -name a.txt -exec git checkout -- {} +", "discard-changes", MODIFIED),
@@ -108,7 +107,6 @@ UNKNOWN_ARGS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="needs the git rules to read stdin_args as unknown paths")
 @pytest.mark.parametrize(("command", "rule", "effect"), UNKNOWN_ARGS)
 def test_unknown_arguments(tmp_path: Path, command: str, rule: str, effect: str) -> None:
     _skip_unless_installed(command)

@@ -187,3 +187,24 @@ def test_the_pre_push_hook_lets_a_rebased_branch_through_and_stops_a_drop(repo: 
     proc = bash("git push --force-with-lease", repo)
     assert proc.returncode != 0 and "[jouet rule: force-push]" in proc.stderr
     assert dropped in git(tmp_path / "remote.git", "rev-list", "feature").split()
+
+
+# -- names that arrive at run time --------------------------------------------------------------------
+
+
+def test_branches_deleted_by_names_known_only_at_run_time(repo: Path) -> None:
+    git(repo, "checkout", "-qb", "spike")
+    tip = commit(repo, "s.txt", "s\n")
+    git(repo, "checkout", "-q", "main")
+    command = "git branch --format='%(refname:short)' | grep -v '^main$' | xargs git branch -D"
+    denied(command, repo, "branch-force-delete")
+    assert bash(command, repo).returncode == 0
+    assert not git(repo, "for-each-ref", "--contains", tip).strip()
+
+
+def test_discarding_paths_known_only_at_run_time(repo: Path) -> None:
+    (repo / "src" / "app.py").write_text("x = 2  # uncommitted\n")
+    command = "git ls-files -m | xargs git checkout --"
+    denied(command, repo, "discard-changes")
+    assert bash(command, repo).returncode == 0
+    assert (repo / "src" / "app.py").read_text() == "x = 1\n"

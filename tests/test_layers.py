@@ -16,12 +16,14 @@ PACKAGE = Path(jouet_git.__file__).parent
 
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
-BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "budgets", "journal", "commands_index",
-        "term", "agentenv", "__version__", "jouet_git"}
+BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "gitopts", "budgets", "journal",
+        "commands_index", "term", "agentenv", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     "shell": {"call", "cmdline"},
-    "call": {"shell"},
+    "call": {"shell", "gitalias"},
+    # What a git alias runs is read as part of the command: with the shell reader, into Commands.
+    "gitalias": BASE | {"shell"},
     "gitleaks": BASE,
     "claims": BASE,
     # Probes read the hooks' ledger (session.fired, ci.last_run); the ledger redacts what it stores

@@ -28,7 +28,8 @@ KIND_OTHER = "other"
 # The fields of the rule reference's Command table, in the order `jouet parse --json` prints them.
 COMMAND_FIELDS = (
     "words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
-    "span", "words_at", "nested", "matched", "status", "text", "line", "background",
+    "span", "words_at", "nested", "matched", "status", "text", "line", "background", "stdin_args",
+    "stdin_from",
 )
 
 
@@ -42,14 +43,18 @@ class Command:
     matched: whether one of a rule's matchers matched it (set by the engine; False from the reader).
     status: after a tool, the exit status this command is known to have had.
 
+    stdin_args: it is run by a program that adds arguments known only at run time (xargs with what
+    it reads, find -exec's `{}`, parallel reading its input): argv does not show them all.
+    stdin_from: the file its standard input is redirected from (`< .env`, a loop's `done < f`).
+
     Internal, for jouet.dirs: seq is the index among the script's top-level commands of the one it
     runs as part of (its own for a top-level command), and scope the subshells it runs in.
     """
 
     __slots__ = (
         "argv", "background", "captured", "env", "heredocs", "line", "matched", "memo", "nested", "op",
-        "piped", "program", "scope", "seq", "span", "status", "stdin_redirected", "stdout_to", "text",
-        "via", "words", "words_at",
+        "piped", "program", "scope", "seq", "span", "status", "stdin_args", "stdin_from",
+        "stdin_redirected", "stdout_to", "text", "via", "words", "words_at",
     )
 
     def __init__(
@@ -73,6 +78,8 @@ class Command:
         status: int | None = None,
         piped: bool = False,
         matched: bool = False,
+        stdin_args: bool = False,
+        stdin_from: str | None = None,
     ) -> None:
         self.words = words
         self.argv = list(words) if argv is None else argv
@@ -93,6 +100,8 @@ class Command:
         self.status = status
         self.piped = piped
         self.matched = matched
+        self.stdin_args = stdin_args
+        self.stdin_from = stdin_from
         self.seq = -1
         self.scope: tuple[int, ...] = ()
         # The engine's working notes on this command (how its options read), kept across rules.
@@ -177,11 +186,20 @@ class Call:
             if self.kind == KIND_SHELL and self.command:
                 from jouet_git.shell import parse
 
-                result = parse(self.command, self.exit_code if self.event == POST_TOOL_USE else None)
+                exit_code = self.exit_code if self.event == POST_TOOL_USE else None
+                cwd = self.cwd if self.cwd.startswith("/") else None
+                result = parse(self.command, exit_code, cwd)
                 self._commands = result.commands
                 self._problems = result.problems if result.incomplete else []
                 if result.incomplete and not self._problems:
                     self._problems = ["part of the command could not be read"]
+                if any(c.program == "git" for c in self._commands):
+                    # What a git alias runs, as nested commands (read only for a non-builtin subcommand).
+                    from jouet_git.gitalias import expand
+
+                    extra, trouble = expand(self._commands, self.cwd)
+                    self._commands.extend(extra)
+                    self._problems.extend(trouble)
             else:
                 self._commands = []
         return self._commands

@@ -6,6 +6,10 @@ jouet.short_flag). On the hook path: no imports.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 # Options that take a value when they come before the subcommand, by program. Without this,
 # `git -C dir add` would read `dir` as the subcommand.
 GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
@@ -31,39 +35,128 @@ def _from_root(path: str) -> bool:
     return path.startswith(("/", "~", "$HOME", "${HOME}"))
 
 
-def git_where(argv: list[str], base: str | bool | None) -> str | bool | None:
-    """Where the git command ARGV runs, as the probes' `dir` takes it.
+def _place(where: str | bool | None, target: str) -> str | bool | None:
+    """WHERE moved by a `cd TARGET` (git's -C, env -C): absolute or under ~ replaces, relative joins."""
+    if not target:
+        return where
+    if _from_root(target) or where is None:
+        return target
+    if where is False:
+        return False
+    return f"{where}/{target}"
+
+
+def _known_path(path: str) -> bool:
+    """Whether PATH is a path as written, not one hiding a variable or a substitution."""
+    rest = path
+    for home in ("$HOME/", "${HOME}/"):
+        if rest.startswith(home):
+            rest = rest[len(home):]
+    return "$" not in rest and "`" not in rest
+
+
+def git_where(argv: list[str], base: str | bool | None, env: dict[str, str] | None = None) -> str | bool | None:
+    """Where the git command ARGV runs, as the probes' `dir` takes it: the work tree it acts on.
 
     BASE is where the shell runs the command (what jouet.dirs gives: None for the call's own
     directory, a path as written, or False after a cd jouet cannot follow). Each `-C DIR` before the
     subcommand moves it, as git does: an absolute DIR (or one under ~ or $HOME) replaces it, and a
-    relative one is joined to it. The answer is False when it cannot be known: a `-C` with no
-    value, a relative `-C` after an unknown cd, or a repository named by --git-dir or --work-tree.
-    Every other global option is skipped with its value (`-c k=v`, `--attr-source REV`, ...).
+    relative one is joined to it. Every other global option is skipped with its value (`-c k=v`,
+    `--attr-source REV`, ...).
+
+    A repository named by `--git-dir`/`--work-tree` (or GIT_DIR/GIT_WORK_TREE in ENV, the variables
+    the command runs with; the options win) is followed, relative to where git ends up after its
+    `-C`s: the answer is the work tree, or for a git dir alone the work tree it belongs to
+    (`repo` for `repo/.git`, the git dir itself for a bare one). The answer is False when it
+    cannot be known: a `-C` with no value, a relative path after an unknown cd, or a path hiding a
+    variable.
     """
     where = base
     takes_value = GLOBAL_VALUE_OPTIONS["git"]
+    git_dir = env.get("GIT_DIR") if env else None
+    work_tree = env.get("GIT_WORK_TREE") if env else None
     i = 1
     n = len(argv)
     while i < n:
         word = argv[i]
         if word == "--" or not is_option(word):
             break
-        name = word.split("=", 1)[0]
+        name, eq, value = word.partition("=")
         if word == "-C":
             if i + 1 >= n:
                 return False
-            target = argv[i + 1]
-            if (target and _from_root(target)) or where is None:
-                where = target or where
-            elif target and where is not False:
-                where = f"{where}/{target}"
+            where = _place(where, argv[i + 1])
             i += 2
             continue
         if name in ("--git-dir", "--work-tree"):
-            return False
-        i += 2 if "=" not in word and name in takes_value else 1
-    return where
+            if not eq:
+                if i + 1 >= n:
+                    return False
+                value = argv[i + 1]
+            if name == "--git-dir":
+                git_dir = value
+            else:
+                work_tree = value
+        i += 2 if not eq and name in takes_value else 1
+    if work_tree is None and git_dir is None:
+        return where
+    target = work_tree
+    if target is None:
+        assert git_dir is not None
+        trimmed = git_dir.rstrip("/")
+        head, _, tail = trimmed.rpartition("/")
+        if tail == ".git":
+            target = head if head or not trimmed.startswith("/") else "/"
+        elif trimmed == ".git":
+            target = ""
+        else:
+            target = git_dir
+    for pwd in ("$PWD", "${PWD}"):
+        if target == pwd or target.startswith(pwd + "/"):
+            # The shell's own directory: where git was started (its -C's do not change $PWD).
+            rest = target[len(pwd) + 1:]
+            return _place(base, rest) if rest else base
+    if not _known_path(target):
+        return False
+    return _place(where, target) if target else where
+
+
+# Wrappers that run their command in another directory: the option and its long spelling.
+_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir")}
+
+
+def command_where(command: Any, base: str | bool | None) -> str | bool | None:
+    """git_where for a Command: also follows the directory a wrapper runs it in (`env -C DIR`,
+    `env --chdir=DIR`, `sudo -D DIR`) and the GIT_DIR/GIT_WORK_TREE it is given (`GIT_DIR=x git`,
+    `env GIT_DIR=x git`)."""
+    words: list[str] = command.words
+    argv: list[str] = command.argv
+    where = base
+    wrapper = words[: len(words) - len(argv)] if words[len(words) - len(argv):] == argv else []
+    program = ""
+    i = 0
+    while i < len(wrapper):
+        word = wrapper[i]
+        i += 1
+        if not is_option(word):
+            program = word.rsplit("/", 1)[-1]
+            continue
+        options = _CHDIR.get(program)
+        if options is None:
+            continue
+        short, long = options
+        if word in (short, long):
+            if i >= len(wrapper):
+                return False
+            where = _place(where, wrapper[i])
+            i += 1
+        elif word.startswith(long + "="):
+            where = _place(where, word[len(long) + 1:])
+        elif word.startswith(short) and not word.startswith("--") and len(word) > 2:
+            where = _place(where, word[2:])
+    if command.program != "git":
+        return where
+    return git_where(argv, where, command.env)
 
 
 def is_option(word: str) -> bool:

@@ -232,8 +232,23 @@ def stored_record(record: dict[str, Any]) -> dict[str, Any]:
                 out[key] = stored_text(out[key])
     else:
         for key in ("command", "selector", "dir"):
-            out[key] = None
+            if key in out:
+                out[key] = None
     return out
+
+
+def unanswered(harness: str, event: str, what: str, message: str) -> dict[str, Any]:
+    """The ledger line for a hook event jouet decided nothing about: WHAT is "unreadable" (input it
+    could not read) or "error" (jouet itself failed); the call went ahead unchecked."""
+    now = time.time()
+    return {
+        "v": VERSION, "time": iso(now), "ts": round(now, 3), "harness": harness, "event": event,
+        "session": None, "agent": None, "repo": None, "wt": None,
+        "cwd": os.getcwd() if store_content() else None, "tool": None, "kind": None,
+        "command": None, "shape": None, "path": None, "decision": what, "rules": [],
+        "errors": [{"rule": None, "error": redact(message)}], "allowed": [], "records": [], "exit_code": None,
+        "duration_ms": None, "ms": None,
+    }
 
 
 def iso(now: float | None = None) -> str:
@@ -257,6 +272,12 @@ def append(record: dict[str, Any]) -> None:
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "replace")
     target = os.path.join(directory, NAME)
     fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    if os.fstat(fd).st_size > 2 * max_bytes():
+        # A rotation is overdue (the hook doing it was descheduled while others appended): wait for
+        # it, or do it, so that no file grows far past the limit however busy the machine is.
+        os.close(fd)
+        rotate(target, wait=1.0)
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         end = os.fstat(fd).st_size
         if end and os.pread(fd, 1, end - 1) != b"\n":
@@ -271,18 +292,24 @@ def append(record: dict[str, Any]) -> None:
         rotate(target)
 
 
-def rotate(target: str | None = None) -> bool:
+def rotate(target: str | None = None, wait: float = 0.0) -> bool:
     """Move a ledger that passed max_bytes() aside (.1, and .1 to .2); False when another process is
-    doing it or already did. Safe to call from many hooks at once."""
+    doing it (after WAIT seconds of waiting for it) or already did. Safe to call from many hooks at once."""
     import fcntl
+    import time
 
     target = target or path()
     lock = os.open(target + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
     try:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return False  # another hook is rotating it
+        give_up = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() >= give_up:
+                    return False  # another hook is rotating it
+                time.sleep(0.005)
         try:
             if os.stat(target).st_size <= max_bytes():
                 return False  # rotated by another hook between our write and our lock

@@ -16,12 +16,14 @@ PACKAGE = Path(jouet_git.__file__).parent
 
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
-BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "budgets", "journal", "commands_index",
-        "term", "agentenv", "__version__", "jouet_git"}
+BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "gitopts", "budgets", "journal",
+        "commands_index", "term", "agentenv", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     "shell": {"call", "cmdline"},
-    "call": {"shell"},
+    "call": {"shell", "gitalias"},
+    # What a git alias runs is read as part of the command: with the shell reader, into Commands.
+    "gitalias": BASE | {"shell"},
     "gitleaks": BASE,
     "claims": BASE,
     # Probes read the hooks' ledger (session.fired, ci.last_run); the ledger redacts what it stores
@@ -49,8 +51,12 @@ ALLOWED: dict[str, set[str]] = {
     "__main__": {"cli"},
 }
 # Adapter modules only translate: they may use these and nothing else of jouet_git.
+# harness.common holds what the adapters share (payload fields, apply_patch targets, the Verdict an
+# Outcome comes to); the registry (jouet_git.harness) lets Claude Code's adapter hand a payload that
+# another harness sent (Cursor and Copilot run Claude Code's hooks) to that harness's adapter.
 ADAPTER_MAY_USE = {"jouet_git.call", "jouet_git.errors", "jouet_git.harness.base", "jouet_git.harness.git_events",
-                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
+                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git",
+                   "jouet_git.harness.common", "jouet_git.harness"}
 
 
 def _module(path: Path) -> str:

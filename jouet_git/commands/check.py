@@ -10,7 +10,7 @@ examples:
 Rules that do not run (a rule file that does not load, a plugin whose copy changed) are named on
 stderr, and in --json as `broken` (each with every error in its file) and `problems`.
 
-Exit status: 0 when nothing denies (warnings included), 1 when a rule denies, 2 on bad input.
+Exit status: 0 when nothing denies (warnings included), 1 when a rule denies or asks, 2 on bad input.
 With --jsonl every line is answered (a bad line gets {"error": ...}) and the exit status is 0
 unless the input could not be read.
 """
@@ -52,7 +52,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def render(decision: Decision) -> str:
     lines: list[str] = []
     if decision.deny is not None:
-        lines.append(term.paint("deny:", "deny") + f" {decision.deny.text()}")
+        lines.append(term.paint(f"{decision.deny.action}:", "deny") + f" {decision.deny.text()}")
     if decision.rewrite is not None and decision.deny is None:
         lines.append(f"rewrite: {decision.rewrite.command}  ({decision.rewrite.text()})")
     for warning in decision.warnings:

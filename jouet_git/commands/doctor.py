@@ -4,12 +4,13 @@ examples:
   jouet doctor            one line per check, with what to do about each problem
   jouet doctor --json     the same as JSON: {"jouet": {...}, "checks": [{name, status, detail, fix}]}
 
-It looks at: this jouet (version, path); every harness's hook entries at user and project level
-and whether the jouet they run exists and answers a probe call in time; gitleaks (which binary,
-which version); git's hooks for this repository (jouet's own, or the pre-commit framework's, and
-whether every hook type is installed, since a repository guarded at commit time only still lets
-any push through); whether this repository's `.jouet/` rules are trusted; and rules that fail to
-load.
+It looks at: this jouet (version, path); every harness's hook entries at user and project level,
+whether the jouet they run exists, and whether the installed command answers a harmless probe call
+(in that harness's own payload) with what that harness reads as "no objection", in time; gitleaks
+(which binary, which version); git's hooks for this repository (jouet's own, or the pre-commit
+framework's, and whether every hook type is installed, since a repository guarded at commit time
+only still lets any push through); whether this repository's `.jouet/` rules are trusted; and rules
+that fail to load.
 
 exit status: 0 nothing needs doing, 1 at least one problem or warning (each says what to do),
 2 usage errors.
@@ -71,12 +72,78 @@ def _jouet() -> dict[str, str]:
 
 # -- harnesses ----------------------------------------------------------------------------
 
-# A harmless call each harness may send, and the answer that means "no objection" there.
-_PROBES: dict[str, tuple[str, dict[str, Any]]] = {
-    "claude": ("pre", {"session_id": "jouet-doctor", "transcript_path": "", "hook_event_name": "PreToolUse",
-                       "permission_mode": "default", "tool_name": "Bash",
-                       "tool_input": {"command": "git status"}, "tool_use_id": "jouet-doctor"}),
-}
+# The probe: a harmless call (`jouet --version`, which no rule but jouet's own may deny) in each
+# harness's own payload, sent to the hook command installed for that event. What comes back must be
+# what that harness reads as "no objection": a denial, a reply it reads as a failure (Copilot and
+# Cursor then block the call) or no reply in time (the harness goes on unguarded) is a problem.
+_PROBE_COMMAND = "jouet --version"
+
+
+def _probe_payload(harness: str, cwd: str) -> tuple[str, dict[str, Any], dict[str, str]]:
+    """(event, payload, extra environment) for HARNESS's probe call in CWD."""
+    session = "jouet-doctor"
+    command = _PROBE_COMMAND
+    if harness in ("claude", "codex"):
+        payload: dict[str, Any] = {
+            "session_id": session, "transcript_path": None, "cwd": cwd, "hook_event_name": "PreToolUse",
+            "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": command},
+            "tool_use_id": session}
+        if harness == "codex":
+            payload.update(turn_id=session, model="probe")
+        return "pre", payload, {}
+    if harness == "cursor":
+        return "before-shell-execution", {
+            "conversation_id": session, "generation_id": session, "hook_event_name": "beforeShellExecution",
+            "cursor_version": "probe", "workspace_roots": [cwd], "command": command, "cwd": cwd}, {}
+    if harness == "gemini":
+        return "before-tool", {
+            "session_id": session, "transcript_path": "", "cwd": cwd, "hook_event_name": "BeforeTool",
+            "timestamp": "1970-01-01T00:00:00.000Z", "tool_name": "run_shell_command",
+            "tool_input": {"command": command}}, {}
+    if harness == "copilot":
+        return "pre-tool-use", {"sessionId": session, "timestamp": 0, "cwd": cwd, "toolName": "bash",
+                                "toolArgs": json.dumps({"command": command})}, {}
+    if harness == "windsurf":
+        return "pre-run-command", {
+            "agent_action_name": "pre_run_command", "trajectory_id": session, "execution_id": session,
+            "timestamp": "1970-01-01T00:00:00.000Z", "tool_info": {"command_line": command, "cwd": cwd}}, {}
+    if harness == "cline":
+        return "pre-tool-use", {
+            "clineVersion": "probe", "hookName": "PreToolUse", "timestamp": "0", "taskId": session,
+            "workspaceRoots": [cwd], "userId": session,
+            "preToolUse": {"toolName": "execute_command", "parameters": {"command": command}}}, {}
+    if harness == "amp":
+        return "pre-tool-use", {"cmd": command, "cwd": cwd}, {"AGENT_TOOL_NAME": "Bash", "AGENT": "amp"}
+    raise KeyError(harness)
+
+
+def _probe_problem(harness: str, proc: subprocess.CompletedProcess[str]) -> str | None:
+    """What is wrong with PROC's answer to the probe, as HARNESS reads it; None for "no objection"."""
+    if harness == "amp":  # 0 approves (jouet never does), 1 asks the person (no objection), 2+ rejects
+        return None if proc.returncode == 1 else f"exit {proc.returncode} (Amp reads only 1 as jouet's no objection)"
+    if harness == "windsurf":
+        return None if proc.returncode == 0 else f"exit {proc.returncode} (2 blocks the command)"
+    if proc.returncode != 0:
+        return f"exit {proc.returncode}"
+    out = proc.stdout.strip()
+    try:
+        reply = json.loads(out) if out else None
+    except ValueError:
+        return "a reply that is not JSON"
+    if harness == "cursor":  # Cursor blocks a permission hook that prints no JSON permission
+        ok = isinstance(reply, dict) and reply.get("permission") == "allow"
+        return None if ok else 'no {"permission": "allow"} (Cursor blocks the call then)'
+    if harness == "cline":
+        ok = isinstance(reply, dict) and reply.get("cancel") is False
+        return None if ok else 'no {"cancel": false} (Cline may block the call then)'
+    if reply is None:
+        return None
+    if not isinstance(reply, dict):
+        return "a reply that is not a JSON object"
+    specific = reply.get("hookSpecificOutput")
+    decision = (specific.get("permissionDecision") if isinstance(specific, dict) else None) \
+        or reply.get("permissionDecision") or reply.get("decision")
+    return f"a {decision!r} decision" if decision else None
 
 
 def _harnesses(cwd: str) -> list[Check]:
@@ -101,41 +168,52 @@ def _harnesses(cwd: str) -> list[Check]:
                    else f"run `jouet setup {row.harness}{flag}` again with the jouet you use now")
             out.append(Check(name, FAIL, f"{row.path}: the hooks run {prog}, which is {verdict}", fix))
             continue
-        if row.state == "partial":
+        probed = _probe(name, row.harness, row.commands, cwd, target.timeout or 30, target.name == "gemini", row.path)
+        if probed is not None and probed.status == FAIL:
+            out.append(probed)
+        elif row.state == "partial":
             out.append(Check(name, WARN, f"{row.path}: jouet's entries for {', '.join(row.missing)} are missing",
                              f"run `jouet setup {row.harness}{flag}`"))
-            continue
-        out.append(_probe(name, row.harness, row.commands, cwd, target.timeout or 30, target.name == "gemini")
-                   or Check(name, OK, f"installed in {row.path}"))
+        else:
+            out.append(probed or Check(name, OK, f"installed in {row.path}"))
     if not out:
         out.append(Check("agent harnesses", WARN, "no harness has jouet's hooks installed",
                          "run `jouet setup HARNESS` for the agent you use (`jouet setup` lists them)"))
     return out
 
 
-def _probe(name: str, harness: str, commands: list[str], cwd: str, timeout: int, millis: bool) -> Check | None:
-    """Run the installed command for the harness's probe event; None when there is no probe for it."""
-    probe = _PROBES.get(harness)
-    if probe is None:
-        return None
-    event, payload = probe
-    command = next((c for c in commands if c.endswith(f" hook {harness} {event}")), None)
-    if command is None:
-        return None
+def _probe(name: str, harness: str, commands: list[str], cwd: str, timeout: int, millis: bool,
+           where: str) -> Check | None:
+    """Run the installed command for the harness's probe event; None when none is installed for it."""
+    event, payload, extra = _probe_payload(harness, cwd)
+    if harness == "cline":  # Cline runs the script named after the event, which runs jouet
+        script = os.path.join(where, "PreToolUse")
+        if not os.access(script, os.X_OK):
+            return None
+        argv, shown = [script], script
+    else:
+        command = next((c for c in commands if c.endswith(f" hook {harness} {event}")), None)
+        if command is None:
+            return None
+        argv, shown = ["bash" if harness == "copilot" else "sh", "-c", command], command
     limit = timeout / 1000 if millis else timeout
     started = time.monotonic()
     try:
-        proc = subprocess.run(["sh", "-c", command], input=json.dumps({**payload, "cwd": cwd}), text=True,
-                              capture_output=True, timeout=limit, cwd=cwd)
+        proc = subprocess.run(argv, input=json.dumps(payload), text=True, capture_output=True, timeout=limit, cwd=cwd,
+                              env={**os.environ, **extra})
     except subprocess.TimeoutExpired:
-        return Check(name, FAIL, f"`{command}` did not answer within {limit:g} s; the harness goes on unguarded",
+        return Check(name, FAIL, f"`{shown}` did not answer within {limit:g} s; the harness goes on unguarded",
                      "look for a slow rule with `jouet rule list`, or a hung git or gitleaks process")
+    except OSError as error:
+        return Check(name, FAIL, f"`{shown}` does not run: {error}", f"run `jouet setup {harness}` again")
     took = time.monotonic() - started
-    if proc.returncode != 0 or (proc.stdout.strip() and not proc.stdout.lstrip().startswith("{")):
-        return Check(name, FAIL, f"`{command}` answered a probe with exit {proc.returncode}: "
-                     f"{(proc.stderr or proc.stdout).strip()[:200]}",
+    problem = _probe_problem(harness, proc)
+    if problem is not None:
+        said = (proc.stderr or proc.stdout).strip()[:200]
+        detail = f"`{shown}` answered a harmless probe call with {problem}" + (f": {said}" if said else "")
+        return Check(name, FAIL, detail,
                      f"run `jouet setup {harness}` again; if it persists, report it with this output")
-    return Check(name, OK, f"installed, and answers a probe call in {took:.2f} s")
+    return Check(name, OK, f"installed, and answers a probe call as \"no objection\" in {took:.2f} s")
 
 
 # -- gitleaks, git hooks, trust, rules -----------------------------------------------------

@@ -2,7 +2,15 @@
 
   jouet hook HARNESS EVENT [ARGS]    the payload comes on stdin, as the harness sends it
 
-  jouet hook claude pre|post|post-failure|session-start   Claude Code
+  jouet hook claude pre|post|post-failure|session-start|stop|subagent-stop      Claude Code
+  jouet hook codex pre|post|session-start|stop                                  OpenAI Codex CLI
+  jouet hook cursor before-shell-execution|pre-tool-use|before-read-file|
+                    after-file-edit|after-shell-execution|stop                  Cursor
+  jouet hook gemini before-tool|after-tool|session-start|after-agent            Gemini CLI
+  jouet hook copilot pre-tool-use|post-tool-use|session-start                   GitHub Copilot
+  jouet hook windsurf pre-run-command|pre-write-code|pre-read-code|post-run-command   Windsurf
+  jouet hook cline pre-tool-use|post-tool-use|task-start                        Cline
+  jouet hook amp pre-tool-use                          Amp's delegate program (AGENT_TOOL_NAME)
   jouet hook git pre-commit|pre-push|post-checkout [ARGS]  git's own hooks (add --framework when
                                                             run by the pre-commit framework)
   jouet hook neutral [--session-dir DIR] [--host NAME]     the host-neutral protocol (any stage)

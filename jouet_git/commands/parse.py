@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if args.script is None:
         raise JouetError("jouet parse needs a script: `jouet parse 'git status'`, or `-` to read stdin")
     script = sys.stdin.read() if args.script == "-" else args.script
-    result = parse(script, args.exit_code)
+    result = parse(script, args.exit_code, os.getcwd())
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
         return 0
@@ -94,8 +95,12 @@ def _notes(cmd: object) -> list[str]:
     flags = [name for name in ("nested", "captured", "piped", "background") if getattr(cmd, name)]
     if cmd.stdout_to is not None:
         flags.append(f"stdout > {_quote(cmd.stdout_to)}")
-    if cmd.stdin_redirected:
+    if cmd.stdin_from is not None:
+        flags.append(f"stdin < {_quote(cmd.stdin_from)}")
+    elif cmd.stdin_redirected:
         flags.append("stdin redirected")
+    if cmd.stdin_args:
+        flags.append("more arguments at run time")
     if flags:
         out.append(", ".join(flags))
     for body in cmd.heredocs:

@@ -223,7 +223,7 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
         copy.state = ENABLED
         decision = runner.decide(call, only=[copy])
         if decision.deny is not None:
-            text = f"deny: {decision.deny.message}"
+            text = f"{decision.deny.action}: {decision.deny.message}"
         elif decision.rewrite is not None:
             text = f"rewrite: {decision.rewrite.command} ({decision.rewrite.message})"
         elif decision.warnings:

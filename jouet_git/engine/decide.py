@@ -1,10 +1,15 @@
 """Deciding: run the rules that match a call, in order, and combine what they say.
 
 Built-in rules run first and the first denial wins; warnings are gathered; the rule's mode applies
-after the match (a warn-mode rule's denial is a warning); a denial of a call that only runs jouet
-becomes a warning (for every rule but jouet's own), so no rule can lock a person out of fixing it;
-a rewrite stands only when no
-rule denies. A rule that throws says nothing and is reported in `errors`. What a rule says is
+after the match (a warn-mode rule's denial is a warning, an ask-mode rule's an ask); a denial or ask
+of a call that only runs jouet becomes a warning (for every rule but jouet's own), so no rule can lock
+a person out of fixing it; a rewrite stands only when no rule denies. A rule that throws says nothing
+and is reported in `errors`.
+
+An ask (mode = "ask", a jouet extension) is weaker than a denial and stronger than a warning: the
+first ask is kept while later rules may still deny, and when none does it stands in Decision.deny
+with action "ask". So every entry point that knows nothing of asking denies it; the adapters of
+harnesses that can put a question to the person ask instead. What a rule says is
 cleaned before anyone reads it (engine/messages.py: valid text, capped, no rule tag of its own).
 """
 
@@ -15,7 +20,7 @@ import os
 from jouet_git.call import POST_TOOL_USE, Call
 from jouet_git.engine.match import Context, rule_matches
 from jouet_git.engine.messages import clean
-from jouet_git.engine.model import BUILTIN, DENY, ENFORCED, WARN
+from jouet_git.engine.model import ASK, BUILTIN, DENY, ENFORCED, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,7 +74,8 @@ class Finding:
 
 
 class Decision:
-    """The first denial, else the warnings, else a rewrite, else nothing; plus recorded checks."""
+    """The first denial, else the first ask, else the warnings, else a rewrite, else nothing; plus
+    recorded checks. `deny` holds the denial or, when no rule denies, the ask (its action says which)."""
 
     __slots__ = ("allowed", "deny", "errors", "ms", "records", "rewrite", "warnings")
 
@@ -86,7 +92,7 @@ class Decision:
     @property
     def action(self) -> str | None:
         if self.deny is not None:
-            return DENY
+            return self.deny.action
         if self.rewrite is not None:
             return "rewrite"
         if self.warnings:
@@ -174,6 +180,7 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
     ctx = ctx or Context()
     decision = Decision()
     jouet_only: bool | None = None
+    ask: Finding | None = None
     for rule in rules:
         if not rule.runs or rule.on != call.event:
             continue
@@ -207,7 +214,9 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
             continue
         if action == DENY and (rule.mode == WARN or rule.only_warns or call.event == POST_TOOL_USE):
             action = WARN
-        if action == DENY and rule.source != BUILTIN:
+        if action == DENY and rule.mode == ASK:
+            action = ASK
+        if action in (DENY, ASK) and rule.source != BUILTIN:
             # No locking out: a rule from anywhere but jouet itself cannot stop a person running jouet
             # to look at or fix their rules. (Built-in rules are part of jouet and are tested with it.)
             if jouet_only is None:
@@ -218,5 +227,10 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
         if action == DENY:
             decision.deny = finding
             break
+        if action == ASK:
+            ask = ask or finding
+            continue
         decision.warnings.append(finding)
+    if decision.deny is None and ask is not None:
+        decision.deny = ask
     return decision

@@ -1,7 +1,8 @@
 """Running a rule's examples: the calls it must fire on, and the near misses it must leave alone.
 
 Examples check what a rule decides before its mode applies, so a warn-mode matcher fires with
-deny. They run without the machine's state: every probe answers only what the example says
+deny; an ask-mode rule's examples may say `action = "ask"` of the denial its mode turns into an
+ask. They run without the machine's state: every probe answers only what the example says
 (`git`, `claims`, `stack`, `secrets`, `files`), so an example gives the same answer anywhere.
 """
 
@@ -126,7 +127,9 @@ def check_example(rule: Rule, kind: str, example: Any, scripts: Any = None) -> E
         want_action = "rewrite" if "rewritten" in item else item.get("action")
         if want_action is not None:
             expected = want_action
-            ok = outcome.action == want_action
+            # An ask-mode rule's denial is its ask: `action = "ask"` says so of its examples.
+            ok = outcome.action == want_action or (
+                want_action == "ask" and outcome.action == "deny" and rule.mode == "ask")
         if ok and "rewritten" in item:
             expected = f"rewrite: {item['rewritten']}"
             ok = outcome.command == item["rewritten"]

@@ -35,10 +35,10 @@ EXAMPLE_KEYS = (
 )
 EXAMPLE_UNSUPPORTED = ("seen", "read_lines", "code_lines", "fnox")
 
-MODES = ("warn", "deny")
+MODES = ("warn", "deny", "ask")
 SCOPES = ("builtin", "user", "repo", "plugin", "enforced")
 EVENTS = ("pre-tool-use", "post-tool-use", "stop")
-ACTIONS = ("deny", "warn", "rewrite")
+ACTIONS = ("deny", "warn", "rewrite", "ask")
 KINDS = ("test", "lint", "build")
 
 NAME_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"

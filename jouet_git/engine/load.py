@@ -277,7 +277,7 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
     data["why"] = string("why", True, ": say in one line what the rule is for")
     mode = string("mode")
     if mode is not None and mode not in keys.MODES:
-        found.add(RuleError(f"`mode` must be \"warn\" or \"deny\", not {mode!r}", line("mode"), shown))
+        found.add(RuleError(f"`mode` must be \"warn\", \"deny\" or \"ask\", not {mode!r}", line("mode"), shown))
     elif mode is not None:
         data["mode"] = mode
     scope = string("scope")

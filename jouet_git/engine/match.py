@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-from jouet_git import cmdline
+from jouet_git import cmdline, gitopts
 from jouet_git.call import KIND_SHELL, Call, Command
 from jouet_git.engine import wildcard
 
@@ -57,6 +57,16 @@ def read_command(pattern: tuple[str, ...], command: Command, value_flags: tuple[
     memo = command.memo
     if memo is None:
         memo = command.memo = {}
+    reading: gitopts.Reading | None = None
+    if command.program == "git":
+        # Read as git reads it: abbreviated long options written out; nothing matches a command
+        # git refuses or only answers with its usage, since it changes nothing.
+        reading = memo.get("git")
+        if reading is None:
+            reading = memo["git"] = gitopts.read(argv)
+        if reading.refused is not None:
+            return None
+        argv = reading.words
     i = 1
     if len(pattern) > 1:
         if not pattern[1].startswith("-"):
@@ -72,6 +82,11 @@ def read_command(pattern: tuple[str, ...], command: Command, value_flags: tuple[
     parsed = memo.get(key)
     if parsed is None:
         flags, args = cmdline.split_options(argv[i:], value_flags)
+        if reading is not None and reading.alternatives:
+            # An ambiguous abbreviation git would take (an older git): it reads as each option.
+            for word, names in reading.alternatives.items():
+                if word.split("=", 1)[0] in flags:
+                    flags.extend(names)
         parsed = memo[key] = Parsed(flags, args)
     return parsed
 
@@ -111,6 +126,8 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
         return False
     if m.text is not None:
         haystack = command.argv[1:] + command.heredocs
+        if command.stdin_from is not None:
+            haystack.append(command.stdin_from)  # `cat < .env` reads .env as surely as `cat .env`
         for regex in m.text:
             search = _regex(regex).search
             if not any(search(word) for word in haystack):

@@ -27,6 +27,8 @@ BROKEN = "broken"
 
 DENY = "deny"
 WARN = "warn"
+# A jouet extension: the call is put to the person where the harness can ask, denied elsewhere.
+ASK = "ask"
 
 
 class Matcher:

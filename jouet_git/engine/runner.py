@@ -149,6 +149,14 @@ def _switch_back_on(ruleset: RuleSet, keep_off: frozenset[str]) -> list[str]:
     return names
 
 
+def record_unanswered(harness: str, event: str, what: str, message: str) -> None:
+    """The ledger line for a hook event nothing was decided about: WHAT is "unreadable" (input the
+    adapter could not read) or "error" (jouet failed); the harness went ahead unchecked."""
+    from jouet_git import ledger
+
+    ledger.append(ledger.unanswered(harness, event, what, message))
+
+
 def context_for(call: Call, root: str | None) -> Context:
     """What matching needs beyond the call: how many files the work tree tracks, for searches."""
     tracked: int | None = None

@@ -80,7 +80,7 @@ def schema() -> dict[str, Any]:
         "name": {"type": "string", "pattern": f"^{keys.NAME_PATTERN}$", "maxLength": keys.NAME_MAX,
                  "description": "Lowercase words joined by dashes, unique among loaded rules."},
         "why": {**_STR, "description": "What the rule is for, in one line."},
-        "mode": {"enum": list(keys.MODES), "description": "warn or deny."},
+        "mode": {"enum": list(keys.MODES), "description": "warn, deny or ask (asks the person where it can)."},
         "scope": {"enum": list(keys.SCOPES), "description": "Where the file lives."},
         "author": {**_STR, "description": "Who wrote it: a person, or an agent session."},
         "created": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",

@@ -53,7 +53,8 @@ CALL_FIELDS = ("event", "harness", "tool", "command", "path", "cwd", "session", 
                "incomplete", "problems",
                "commands", "input")
 COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
-                  "span", "words_at", "nested", "matched", "status", "text", "line", "background")
+                  "span", "words_at", "nested", "matched", "status", "text", "line", "background", "stdin_args",
+                  "stdin_from")
 MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
                  "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
                  "claims", "settings", "session", "ci", "writes", "guarded")
@@ -75,6 +76,19 @@ function(path)
   return trimmed:match("([^/]*)$")
 end
 """
+
+
+def git_reading(command: Command) -> Any:
+    """How git reads COMMAND (gitopts.Reading), worked out once and kept with the matchers' notes."""
+    from jouet_git import gitopts
+
+    memo = command.memo
+    if memo is None:
+        memo = command.memo = {}
+    reading = memo.get("git")
+    if reading is None:
+        reading = memo["git"] = gitopts.read(command.argv)
+    return reading
 
 
 class ScriptFailure(Exception):
@@ -249,18 +263,18 @@ class ScriptHost:
             command = self._command(tag, "jouet.git")
             if command.program != "git":
                 return None, []
-            i = cmdline.skip_global_options("git", command.argv, 1)
-            if i >= len(command.argv):
+            # As git reads it: abbreviated long options written out (`--ha` is `--hard`).
+            words = git_reading(command).words
+            i = cmdline.skip_global_options("git", words, 1)
+            if i >= len(words):
                 return None, []
-            return command.argv[i], command.argv[i + 1:]
+            return words[i], words[i + 1:]
 
         def where_of(tag: Any, base: Any = None) -> Any:
             command = self._command(tag, "jouet.git.where")
             if base is not None and not isinstance(base, (str, bool)):
                 raise TypeError("jouet.git.where: the directory must be what jouet.dirs gives (a path, false or nil)")
-            if command.program != "git":
-                return base
-            return cmdline.git_where(command.argv, base)
+            return cmdline.command_where(command, base)
 
         def gh_of(tag: Any) -> Any:
             command = self._command(tag, "jouet.gh")
@@ -313,6 +327,19 @@ class ScriptHost:
 
             return self._command_list(shell_parse(script, exit_code).commands, set())
 
+        lost_probe = self._probe("git_lost")
+        reflog_probe = self._probe("git_reflog_only")
+
+        def git_lost(ref: Any, keep: Any = None, dir: Any = None) -> Any:
+            if dir is not None and not isinstance(dir, str):
+                raise TypeError("jouet.git.lost: dir must be a string (a path, as jouet.git.where gives it)")
+            return lost_probe(ref, list(keep.values()) if keep is not None else None, dir)
+
+        def git_reflog_only(refs: Any = None, dir: Any = None, rewrite: Any = None) -> Any:
+            if dir is not None and not isinstance(dir, str):
+                raise TypeError("jouet.git.reflog_only: dir must be a string (a path, as jouet.git.where gives it)")
+            return reflog_probe(list(refs.values()) if refs is not None else None, dir, bool(rewrite))
+
         scan_probe = self._probe("secrets_scan")
         held_probe = self._probe("claims_held")
 
@@ -331,6 +358,11 @@ class ScriptHost:
 
         git = submodule("git", {"state": self._probe("git_state"), "tree": self._probe("git_tree"),
                                 "changed": self._probe("git_changed"), "ahead": self._probe("git_ahead"),
+                                "lost": sb.with_strings(git_lost, 2, "jouet.git.lost: the revisions to keep",
+                                                        optional=True),
+                                "reflog_only": sb.with_strings(git_reflog_only, 1, "jouet.git.reflog_only: the refs",
+                                                               optional=True),
+                                "unreachable": self._probe("git_unreachable"),
                                 "where": sb.by_tag(where_of, 1)},
                         sb.by_tag(git_of, 1))
         return {
@@ -385,7 +417,8 @@ class ScriptHost:
             "stdin_redirected": command.stdin_redirected, "env": command.env,
             "span": list(command.span) if command.span is not None else None, "words_at": command.words_at,
             "nested": command.nested, "matched": matched, "status": command.status, "text": command.text,
-            "line": command.line, "background": command.background,
+            "line": command.line, "background": command.background, "stdin_args": command.stdin_args,
+            "stdin_from": command.stdin_from,
         }
         table = self.sb.module({k: v for k, v in fields.items() if v is not None}, self._gap("command"),
                                None, COMMAND_FIELDS)

@@ -36,6 +36,10 @@ export type JouetCommand = {
 \ttext: string,
 \tline: string,
 \tbackground: boolean,
+\t-- It is run by a program that adds arguments known only at run time (xargs, find -exec).
+\tstdin_args: boolean,
+\t-- The file its standard input is redirected from (`< .env`, a loop's `done < f`).
+\tstdin_from: string?,
 }
 
 export type JouetCall = {
@@ -181,8 +185,17 @@ declare jouet: {
 \t\t-- (refs/remotes/origin/*) or a stash entry (stash@{1}); of: a revision, or "*" for every
 \t\t-- branch, remote-tracking branch and tag but those, which counts what deleting them would lose.
 \t\tahead: (branch: string, of: string, dir: string?) -> (number?, string?),
+\t\t-- Commits of ref (a full ref name, or a revision) that no other ref holds, none of keep holds,
+\t\t-- and keep[1] carries no rewritten copy of (the same patch): what replacing ref by keep loses.
+\t\tlost: (ref: string, keep: {string}?, dir: string?) -> (number?, string?),
+\t\t-- Commits only reflog entries keep: of every reflog (nil), or of these refs or entries (HEAD@{1});
+\t\t-- rewrite: as `git reflog delete --rewrite`, which rewrites the next entry's old value too.
+\t\treflog_only: (refs: {string}?, dir: string?, rewrite: boolean?) -> (number?, string?),
+\t\t-- Commits nothing reaches, not even a reflog: what `git prune` deletes.
+\t\tunreachable: (dir: string?) -> (number?, string?),
 \t\t-- Where a git command runs, for the probes' dir: the directory jouet.dirs gave for it, moved by
-\t\t-- its -C options; false when it cannot be known (--git-dir, --work-tree, a cd jouet cannot follow).
+\t\t-- env -C, its -C options, --git-dir/--work-tree and GIT_DIR/GIT_WORK_TREE; false when it cannot
+\t\t-- be known (a cd jouet cannot follow, a path hiding a variable).
 \t\twhere: (command: JouetCommand, dir: (string | boolean)?) -> (string | boolean)?,
 \t},
 \tgh: (command: JouetCommand) -> {string}?,

@@ -12,6 +12,13 @@ if TYPE_CHECKING:
 
 ADAPTERS: dict[str, str] = {
     "claude": "jouet_git.harness.claude",
+    "codex": "jouet_git.harness.codex",
+    "cursor": "jouet_git.harness.cursor",
+    "gemini": "jouet_git.harness.gemini",
+    "copilot": "jouet_git.harness.copilot",
+    "windsurf": "jouet_git.harness.windsurf",
+    "cline": "jouet_git.harness.cline",
+    "amp": "jouet_git.harness.amp",
     "git": "jouet_git.harness.git",
     "neutral": "jouet_git.harness.neutral",
     "polyhook": "jouet_git.harness.polyhook",

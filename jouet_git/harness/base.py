@@ -116,6 +116,9 @@ class Adapter:
     events: ClassVar[dict[str, str]] = {}
     # The harness's tool names, each with its kind (call.KIND_*). Anything else is KIND_OTHER.
     tools: ClassVar[dict[str, str]] = {}
+    # The harness's tool names that Claude Code has an equivalent for, with that name: a Call's tool
+    # is the equivalent, so rules and scripts written with Claude Code's names hold everywhere.
+    same_as: ClassVar[dict[str, str]] = {}
     # Whether a person's JOUET_ALLOW is honoured (git's hooks, run from a person's terminal).
     honours_allow = False
     # Whether `jouet hook NAME` takes an EVENT word (False: one command for every event, whose kind
@@ -140,6 +143,11 @@ class Adapter:
         """The Reply the harness acts on."""
         raise NotImplementedError
 
+    def read_foreign(self, event: str, payload: dict[str, Any]) -> Request:
+        """The Request in PAYLOAD, this harness's own, that reached another harness's hook command
+        for that harness's EVENT (Cursor and Copilot run Claude Code's hooks). Raises BadInput."""
+        raise BadInput(f"jouet hook {self.name} cannot read a payload sent to another harness's hook")
+
     def bad_input(self, event: str, message: str) -> Reply:
         """The reply to input jouet cannot read (by default: say so, exit 1)."""
         return Reply(stderr=f"jouet: {message}; no decision made\n", exit=1)
@@ -155,6 +163,10 @@ class Adapter:
         from jouet_git.call import KIND_OTHER
 
         return self.tools.get(tool, KIND_OTHER)
+
+    def canonical(self, tool: str) -> str:
+        """The name a Call carries for the harness's TOOL (see same_as)."""
+        return self.same_as.get(tool, tool)
 
 
 def failed_rules(decisions: list[Decision]) -> list[str]:

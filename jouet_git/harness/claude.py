@@ -1,38 +1,49 @@
 """Claude Code: its hook payloads in, its hook replies out. The only module that knows them.
 
-    jouet hook claude pre            PreToolUse
+    jouet hook claude pre            PreToolUse (Bash and PowerShell, Read, Grep, the file edits)
     jouet hook claude post           PostToolUse
     jouet hook claude post-failure   PostToolUseFailure
     jouet hook claude session-start  SessionStart
+    jouet hook claude stop           Stop
+    jouet hook claude subagent-stop  SubagentStop
 
-A denial is `permissionDecision: "deny"` with the reason; warnings go to `additionalContext`; a
-rewrite sends `updatedInput`; when nothing fires, nothing is printed at all (no approval is ever
-sent for a call jouet merely has no objection to). After a tool, its output is screened for secrets
+A denial is `permissionDecision: "deny"` with the advice; an ask-mode rule answers
+`permissionDecision: "ask"`, so Claude Code puts the call to the person with the advice; warnings
+go to `additionalContext` (the model reads them); a rewrite sends `updatedInput`; lines for the
+person (broken or failed rules, a repository's changed rules) go to `systemMessage` at session start
+and to stderr on each call. When nothing fires,
+nothing is printed at all: no approval is ever sent for a call jouet merely has no objection to.
+At Stop and SubagentStop, when the stop check holds the agent, `{"decision": "block", "reason"}`
+keeps it working; otherwise nothing. After a tool, its output is screened for secrets
 (jouet_git/screen.py): PostToolUse replaces each one through `updatedToolOutput`, in the shape the
-result arrived in; PostToolUseFailure can only be annotated, and says so. Bad input and jouet's
-own failure exit 1, which Claude Code reads as a non-blocking error: the call goes ahead. At
-session start the primer goes to `additionalContext`, and JOUET_SESSION_ID is exported into the
-agent's shell through Claude Code's CLAUDE_ENV_FILE (for `jouet claim` and git's hooks).
+result arrived in; PostToolUseFailure can only be annotated, and says so. Bad input and jouet's own
+failure exit 1, which Claude Code
+reads as a non-blocking error: the call goes ahead and the person sees the message. At session start
+the primer goes to `additionalContext`, and JOUET_SESSION_ID is exported into the agent's shell
+through Claude Code's CLAUDE_ENV_FILE (for `jouet claim` and git's hooks).
+
+PowerShell is a shell tool like Bash: its command goes through the same shell reader (a git
+command reads the same in both; PowerShell's own syntax beyond that is read as a POSIX shell would).
+
+Other harnesses run these hooks too: Cursor (with third-party configs on) and GitHub Copilot CLI
+load `.claude/settings.json` and run its hooks under their own contracts, where an empty or
+non-JSON answer, or a non-zero exit, blocks the call. So the payload's shape says who sent it (the
+command line says Claude Code, but the payload is the fallback the contract notes allow):
+`cursor_version` or `conversation_id` is Cursor's, `toolName`/`sessionId`/`toolArgs` or a
+`timestamp` without `transcript_path` is Copilot's, `turn_id` is Codex's, a Gemini event name is
+Gemini's; such a payload is read and answered, bad input and jouet's failure included, by that
+harness's own adapter. Input that is not JSON at all cannot say who sent it and gets Claude Code's
+answer (exit 1): none of those harnesses sends anything else.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
 from jouet_git.call import KIND_EDIT, KIND_READ, KIND_SEARCH, KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
-from jouet_git.harness.base import (
-    CALLS,
-    SESSION_START,
-    STOP,
-    Adapter,
-    BadInput,
-    Outcome,
-    Reply,
-    Request,
-    failed_rules,
-)
+from jouet_git.harness import common
+from jouet_git.harness.base import CALLS, SESSION_START, STOP, Adapter, BadInput, Outcome, Reply, Request
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,32 +61,18 @@ EVENTS = {
     "subagent-stop": "SubagentStop",
 }
 TOOLS = {
-    "Bash": KIND_SHELL, "Read": KIND_READ, "Edit": KIND_EDIT, "Write": KIND_EDIT, "MultiEdit": KIND_EDIT,
-    "NotebookEdit": KIND_EDIT, "Grep": KIND_SEARCH, "Glob": KIND_SEARCH,
+    "Bash": KIND_SHELL, "PowerShell": KIND_SHELL, "Read": KIND_READ, "Edit": KIND_EDIT, "Write": KIND_EDIT,
+    "MultiEdit": KIND_EDIT, "NotebookEdit": KIND_EDIT, "Grep": KIND_SEARCH, "Glob": KIND_SEARCH,
 }
 _PATH_FIELDS = ("file_path", "notebook_path", "path")
 _EXIT_CODE = r"[Ee]xit (?:code|status)[ :]*(-?\d+)"
+_GEMINI_EVENTS = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel"})
 
-
-def parse(text: str) -> dict[str, Any]:
-    """The payload object in TEXT. Raises BadInput."""
-    try:
-        payload = json.loads(text)
-    except ValueError as error:
-        raise BadInput(f"the hook input is not JSON ({error})") from None
-    if not isinstance(payload, dict):
-        raise BadInput("the hook input must be a JSON object")
-    return payload
+parse = common.parse
 
 
 def _cwd(payload: dict[str, Any]) -> str:
-    cwd = payload.get("cwd")
-    return cwd if isinstance(cwd, str) and cwd else os.getcwd()
-
-
-def _text(payload: dict[str, Any], key: str) -> str | None:
-    value = payload.get(key)
-    return value if isinstance(value, str) and value else None
+    return common.text(payload, "cwd") or os.getcwd()
 
 
 def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claude",
@@ -95,11 +92,7 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
         raise BadInput("tool_input.command must be a string")
     path = None
     if kind != KIND_SHELL:
-        for field in _PATH_FIELDS:
-            value = tool_input.get(field)
-            if isinstance(value, str) and value:
-                path = value
-                break
+        path = common.text(tool_input, *_PATH_FIELDS)
     exit_code = None
     call_event = PRE_TOOL_USE
     if event == "post":
@@ -117,14 +110,29 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
         command=command,
         path=path,
         cwd=_cwd(payload),
-        session=_text(payload, "session_id"),
-        agent=_text(payload, "agent_id"),
+        session=common.text(payload, "session_id"),
+        agent=common.text(payload, "agent_id"),
         exit_code=exit_code,
         input=tool_input,
         rewrite=(event == "pre" and tool == "Bash" and harness == "claude"),
         background=tool_input.get("run_in_background") is True,
         duration_ms=_duration(payload) if call_event == POST_TOOL_USE else None,
     )
+
+
+def sender(payload: dict[str, Any]) -> str | None:
+    """The harness that sent PAYLOAD to a Claude Code hook, when its shape says it is not Claude Code."""
+    if "cursor_version" in payload or "conversation_id" in payload:
+        return "cursor"
+    if "turn_id" in payload:
+        return "codex"
+    if "toolName" in payload or "sessionId" in payload or "toolArgs" in payload:
+        return "copilot"
+    if payload.get("hook_event_name") in _GEMINI_EVENTS:
+        return "gemini"
+    if "timestamp" in payload and "transcript_path" not in payload:
+        return "copilot"
+    return None
 
 
 def output_to_screen(payload: dict[str, Any], event: str) -> Any:
@@ -183,77 +191,89 @@ class ClaudeAdapter(Adapter):
     events: ClassVar[dict[str, str]] = {event: f"Claude Code's {name}" for event, name in EVENTS.items()}
     tools: ClassVar[dict[str, str]] = TOOLS
 
+    def __init__(self) -> None:
+        # The harness whose payload this process read, when it is not Claude Code (see sender()).
+        self.other: Adapter | None = None
+
     def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
         if argv:
             raise BadInput(f"jouet hook claude {event} takes no arguments (the payload comes on stdin)")
         payload = parse(stdin)
+        other = sender(payload)
+        if other is not None:
+            from jouet_git.harness import adapter
+
+            self.other = adapter(other)
+            if self.other is not None:
+                return self.other.read_foreign(event, payload)
         cwd = _cwd(payload)
-        session = _text(payload, "session_id")
+        session = common.text(payload, "session_id")
         if event == "session-start":
             return Request(SESSION_START, event, cwd, session=session, payload=payload)
         if event in ("stop", "subagent-stop"):
-            return Request(STOP, event, cwd, session=session, agent=_text(payload, "agent_id"), payload=payload,
-                           stop_active=payload.get("stop_hook_active") is True)
+            return Request(STOP, event, cwd, session=session, agent=common.text(payload, "agent_id"),
+                           payload=payload, stop_active=payload.get("stop_hook_active") is True)
         call = call_from_payload(payload, event)
         return Request(CALLS, event, cwd, [call], session=session, agent=call.agent, payload=payload,
                        screen=output_to_screen(payload, event))
 
     def started(self, request: Request, environ: Mapping[str, str]) -> None:
-        """Export the session id into the agent's shell through CLAUDE_ENV_FILE."""
-        env_file = environ.get("CLAUDE_ENV_FILE")
-        if env_file and request.session:
-            import shlex
+        if self.other is not None:
+            self.other.started(request, environ)
+            return
+        common.export_session(environ.get("CLAUDE_ENV_FILE"), request.session, self.name)
 
-            with open(env_file, "a", encoding="utf-8") as f:
-                f.write(f"export JOUET_SESSION_ID={shlex.quote(request.session)}\nexport JOUET_HARNESS=claude\n")
+    def bad_input(self, event: str, message: str) -> Reply:
+        if self.other is not None:
+            return self.other.bad_input(event, message)
+        return super().bad_input(event, message)
+
+    def failure(self, event: str, message: str) -> Reply:
+        if self.other is not None:
+            return self.other.failure(event, message)
+        return super().failure(event, message)
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
-        stderr = "".join(line + "\n" for line in failed_rules(outcome.decisions) + outcome.notices)
-        if request.kind == SESSION_START:
-            out: dict[str, Any] = {}
-            if outcome.primer:
-                out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": outcome.primer}
-            if outcome.notices:  # Claude Code shows systemMessage to the person: broken rules, say
-                out["systemMessage"] = "\n".join(outcome.notices)
-            if not out:
-                return Reply(stderr=stderr)
-            return Reply(json.dumps(out) + "\n", stderr)
-        if request.kind == STOP:
-            # Stop and SubagentStop: {"decision": "block", "reason"} keeps the agent working.
-            held = outcome.stop.deny if outcome.stop is not None else None
-            if held is None:
-                return Reply(stderr=stderr)
-            return Reply(json.dumps({"decision": "block", "reason": held.text()}) + "\n", stderr)
-        [call], [decision] = request.calls, outcome.decisions
+        if self.other is not None:
+            return self.other.reply(request, outcome)
+        verdict = common.Verdict(request, outcome)
+        out: dict[str, Any] = {}
+        stderr = ""
+        if verdict.person:
+            # The person sees systemMessage: said there once, at session start; on each call it goes
+            # to stderr (the hook's log), so a broken rule does not interrupt every tool call.
+            if request.kind == SESSION_START:
+                out["systemMessage"] = verdict.person_text()
+            stderr = verdict.stderr()
         name = EVENTS[request.event]
-        warnings = [w.text() for w in decision.warnings]
-        body: dict[str, Any] | None
-        if request.event == "pre":
-            if decision.deny is not None:
-                body = {"hookEventName": name, "permissionDecision": "deny",
-                        "permissionDecisionReason": decision.deny.text()}
-            else:
-                body = {"hookEventName": name}
-                if decision.rewrite is not None and decision.rewrite.command is not None:
-                    body["updatedInput"] = {**call.input, "command": decision.rewrite.command}
-                    warnings.insert(0, decision.rewrite.text())
-                if warnings:
-                    body["additionalContext"] = "\n".join(warnings)
-                if len(body) == 1:
-                    body = None
+        if request.kind == SESSION_START:
+            if outcome.primer:
+                out["hookSpecificOutput"] = {"hookEventName": name, "additionalContext": outcome.primer}
+        elif request.kind == STOP:
+            if verdict.stop is not None:
+                out["decision"] = "block"
+                out["reason"] = verdict.stop.text()
         else:
-            if decision.deny is not None:  # after a tool nothing can be denied: it is said as a warning
-                warnings.insert(0, decision.deny.text())
-            body = {"hookEventName": name}
-            if outcome.screened is not None:
+            [call] = request.calls
+            warnings = list(verdict.warnings)
+            body: dict[str, Any] = {"hookEventName": name}
+            if verdict.block is not None:
+                body["permissionDecision"] = verdict.block.action  # "deny", or "ask": the person decides
+                reason = verdict.reason()
+                rewrite = outcome.decisions[0].rewrite
+                if verdict.asks and rewrite is not None and rewrite.command is not None:
+                    reason += f"\n(jouet would otherwise have run instead: {rewrite.command})"
+                body["permissionDecisionReason"] = reason
+            elif verdict.rewrite is not None and verdict.rewrite.command is not None:
+                body["updatedInput"] = {**call.input, "command": verdict.rewrite.command}
+                warnings.insert(0, verdict.rewrite.text())
+            if outcome.screened is not None and request.event in ("post", "post-failure"):
                 warnings += screened_output(body, call.tool, request.event, outcome.screened)
             if warnings:
                 body["additionalContext"] = "\n".join(warnings)
-            if len(body) == 1:
-                body = None
-        if body is None:
-            return Reply(stderr=stderr)
-        return Reply(json.dumps({"hookSpecificOutput": body}) + "\n", stderr)
+            if len(body) > 1:
+                out["hookSpecificOutput"] = body
+        return Reply(common.dump(out) if out else "", stderr)
 
 
 ADAPTER = ClaudeAdapter()

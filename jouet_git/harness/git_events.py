@@ -252,10 +252,12 @@ def pre_push_calls(remote: str, url: str, stdin_text: str, cwd: str) -> list[Pus
     """One PushRef per line git gives the pre-push hook on standard input.
 
     REMOTE and URL are the hook's two arguments (for a push to a bare URL, git passes the URL as
-    both). An update is forced when the remote's object is known here and is not an ancestor of
-    the one pushed, or when it is not known here at all (git lets a push over a commit it has
-    never seen through only when it is forced), or when it moves an existing tag (git moves a tag
-    only when forced).
+    both). An update is forced when it moves an existing tag (git moves a tag only when forced),
+    when the remote's object is not known here at all (git lets a push over a commit it has never
+    seen through only when it is forced), or when the remote's object is not an ancestor of the one
+    pushed and it holds commits kept nowhere else here: no branch, tag or other remote-tracking
+    branch has them, and the commits pushed carry no rewritten copy of them (the same patch, as
+    after a rebase). So `git push --force-with-lease` after rebasing your own branch is not forced.
     """
     lines = _read_push_lines(stdin_text)
     root = work_tree_root(cwd)
@@ -270,9 +272,31 @@ def pre_push_calls(remote: str, url: str, stdin_text: str, cwd: str) -> list[Pus
         elif old not in known:
             refs.append(PushRef(remote, url, local_ref, new, ref, old, True, ["--remotes"], root))
         else:
-            forced = ref.startswith("refs/tags/") or not _is_ancestor(old, new, root)
+            forced = ref.startswith("refs/tags/") or (
+                not _is_ancestor(old, new, root) and _drops_commits(remote, ref, old, new, root))
             refs.append(PushRef(remote, url, local_ref, new, ref, old, forced, [old], root))
     return refs
+
+
+def _drops_commits(remote: str, ref: str, old: str, new: str, root: str) -> bool:
+    """Whether replacing the remote's OLD by NEW drops commits kept nowhere else here (see
+    pre_push_calls): commits of OLD that no branch, tag or remote-tracking branch but the one the
+    push moves has, and that NEW carries no rewritten copy of. True when git cannot tell."""
+    tracking = _tracking_ref(remote, ref, root)
+    others = ["--branches", "--tags", "--exclude=*/HEAD"]
+    if tracking is not None and tracking.startswith("refs/remotes/"):
+        others.append(f"--exclude={tracking[len('refs/remotes/'):]}")
+    others.append("--remotes")
+    code, out = _git(["rev-list", "--no-merges", "--not", *others, new, "--not", "--end-of-options", old, "--"],
+                     root)
+    if code != 0:
+        return True
+    unkept = set(out.split())
+    if not unkept:
+        return False
+    code, out = _git(["rev-list", "--no-merges", "--left-only", "--cherry-pick", "--end-of-options",
+                      f"{old}...{new}", "--"], root)
+    return code != 0 or bool(unkept & set(out.split()))
 
 
 def _tracking_ref(remote: str, ref: str, cwd: str) -> str | None:

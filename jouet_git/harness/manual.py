@@ -7,7 +7,7 @@ from typing import Any
 
 from jouet_git.call import KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
 from jouet_git.errors import JouetError
-from jouet_git.harness import tool_kind
+from jouet_git.harness import adapter, tool_kind
 
 
 def build_call(command: str | None, cwd: str, tool: str | None, path: str | None,
@@ -17,6 +17,9 @@ def build_call(command: str | None, cwd: str, tool: str | None, path: str | None
     if tool is None:
         raise JouetError("give a command to check, or --tool and --path for a file tool")
     kind = tool_kind(tool, harness)
+    own = adapter(harness) if harness else None
+    if own is not None:  # the name a hook of that harness gives the call (apply_patch is Edit, ...)
+        tool = own.canonical(tool)
     if command is not None and tool == "Bash":
         kind = KIND_SHELL
     data = dict(tool_input or {})

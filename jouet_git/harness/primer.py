@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jouet_git.engine import problems
-from jouet_git.engine.model import DENY, REPO
+from jouet_git.engine.model import ASK, DENY, REPO
 from jouet_git.engine.ruleset import RuleSet
 
 
@@ -11,12 +11,13 @@ def primer(ruleset: RuleSet) -> str:
     disabled = ruleset.disabled_now()
     lines = []
     for rule in ruleset.rules:
-        if not rule.runs or rule.mode != DENY or rule.only_warns or not rule.primer:
+        if not rule.runs or rule.mode not in (DENY, ASK) or rule.only_warns or not rule.primer:
             continue
         if rule.on != "pre-tool-use" or rule.name in disabled or ("all" in disabled and rule.source != "enforced"):
             continue
         advice = f" Run `{rule.suggest}` instead." if rule.suggest else ""
-        lines.append(f"- {rule.name}: {rule.why}{advice}")
+        asks = " (asks the person first)" if rule.mode == ASK else ""
+        lines.append(f"- {rule.name}{asks}: {rule.why}{advice}")
     text = []
     if lines:
         text.append("jouet-git checks this session's tool calls. These rules deny calls; a denial names its "

@@ -5,7 +5,7 @@
 This is the only place a hook meets the engine. Whatever goes wrong, the process answers with the
 adapter's own reply: bad input gets adapter.bad_input, and jouet's own failure adapter.failure,
 which every harness reads as "no objection" (a Copilot or Cline call is never blocked because jouet
-broke).
+broke). Both leave a ledger line (decision "unreadable" or "error") saying the event went unchecked.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from jouet_git.harness.base import (
     Outcome,
     Reply,
     Request,
-    failed_rules,
 )
 
 TYPE_CHECKING = False
@@ -44,14 +43,15 @@ def serve(adapter: Adapter, event: str, argv: list[str]) -> int:
         request = adapter.read(event, stdin, argv, environ)
     except BadInput as error:
         reply = adapter.bad_input(event, str(error))
+        _record(adapter, event, "unreadable", str(error))
     except Exception as error:  # jouet's own bug while reading: no objection
-        reply = adapter.failure(event, f"internal error: {type(error).__name__}: {error}")
+        reply = _failed(adapter, event, error)
     else:
         try:
             outcome = answer(adapter, request, environ)
             reply = adapter.reply(request, outcome)
         except Exception as error:
-            reply = adapter.failure(event, f"internal error: {type(error).__name__}: {error}")
+            reply = _failed(adapter, event, error)
     _write(sys.stdout, reply.stdout)
     _write(sys.stderr, reply.stderr)
     return reply.exit
@@ -115,8 +115,8 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         call = event_call(adapter, request, "stop")
         decision, extra = stop.check(runner, call, request.stop_active)
         runner.record(call, decision, extra)
-        outcome.stop = decision if decision.action is not None else None
-        outcome.notices.extend(failed_rules([decision]))
+        # An adapter says the stop decision's failed rules to the person (common.Verdict).
+        outcome.stop = decision
     return outcome
 
 
@@ -152,6 +152,23 @@ def event_call(adapter: Adapter, request: Request, event: str) -> Call:
 
     return Call(event=event, harness=adapter.name, tool=event, kind=KIND_OTHER, cwd=request.cwd,
                 session=request.session, agent=request.agent, input={"stop_active": request.stop_active})
+
+
+def _failed(adapter: Adapter, event: str, error: Exception) -> Reply:
+    """The adapter's "no objection" for jouet's own failure, which the ledger records too."""
+    message = f"internal error: {type(error).__name__}: {error}"
+    _record(adapter, event, "error", message)
+    return adapter.failure(event, message)
+
+
+def _record(adapter: Adapter, event: str, what: str, message: str) -> None:
+    """A ledger line for a hook event jouet decided nothing about (it never raises)."""
+    try:
+        from jouet_git.engine.runner import record_unanswered
+
+        record_unanswered(adapter.name, event, what, message)
+    except Exception:  # a ledger that cannot be written must not break the hook's answer
+        pass
 
 
 def _write(stream: TextIO, text: str) -> None:

@@ -71,8 +71,24 @@ def revision(what: str, value: Any) -> str:
     """A branch name or revision for git.ahead: a non-empty string that git cannot read as an option."""
     string(what, value)
     if not value or value.startswith("-") or any(c.isspace() or c == "\0" for c in value):
-        raise ProbeError(f"jouet.git.ahead: {what} {value!r} is not a branch or revision name")
+        raise ProbeError(f"jouet.git: {what} {value!r} is not a branch or revision name")
     return str(value)
+
+
+def revision_list(what: str, values: Any) -> list[str]:
+    """A list of revisions (nil for none, one string for one), each checked as `revision` checks it."""
+    if values is None:
+        return []
+    if isinstance(values, str):
+        values = [values]
+    elif isinstance(values, dict):
+        try:
+            values = [values[i] for i in range(1, len(values) + 1)]
+        except KeyError:
+            raise ProbeError(f"{what} must be a list of revisions, not a table with named keys") from None
+    if not isinstance(values, (list, tuple)):
+        raise ProbeError(f"{what} must be a list of revisions, not {_kind(values)}")
+    return [revision(what, value) for value in values]
 
 
 def path_list(paths: Any) -> list[str]:

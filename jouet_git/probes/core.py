@@ -226,6 +226,55 @@ class Probes:
 
         return self._answer(("git.ahead", repo.root, branch, of), compute)
 
+    def git_lost(self, ref: str, keep: list[str] | None = None, dir: str | None = None) -> Answer:
+        """Commits of REF no other ref holds and KEEP neither holds nor carries a rewritten copy of."""
+        from jouet_git.probes.checks import revision, revision_list
+
+        revision("ref", ref)
+        kept = revision_list("keep", keep)
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import git
+
+            return git.lost(self, repo.root, ref, kept)
+
+        return self._answer(("git.lost", repo.root, ref, tuple(kept)), compute)
+
+    def git_reflog_only(self, refs: list[str] | None = None, dir: str | None = None,
+                        rewrite: bool | None = None) -> Answer:
+        """How many commits only reflog entries keep: of every reflog (nil), or of REFS (reflogs or
+        single entries; REWRITE as `git reflog delete --rewrite` does)."""
+        from jouet_git.probes.checks import revision_list
+
+        wanted = None if refs is None else revision_list("refs", refs)
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import git
+
+            return git.reflog_only(self, repo, wanted, bool(rewrite))
+
+        key = ("git.reflog_only", repo.root, None if wanted is None else tuple(wanted), bool(rewrite))
+        return self._answer(key, compute)
+
+    def git_unreachable(self, dir: str | None = None) -> Answer:
+        """How many commits nothing reaches, not even a reflog: what `git prune` deletes."""
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import git
+
+            return git.unreachable(self, repo.root)
+
+        return self._answer(("git.unreachable", repo.root), compute)
+
     # -- the repository, files, environment ---------------------------------------------------------
 
     def repo(self) -> Answer:

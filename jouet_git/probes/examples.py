@@ -8,7 +8,10 @@ filesystem or the environment. An example answers a probe through one of its key
              jouet.git.ahead() (its `ahead`, whatever branch is asked about; or a table of
              counts by the `of` asked about, such as { "origin/main" = 3, "*" = 0 }) and
              jouet.git.changed() (its `files`: one list for every scope, or a table of lists
-             by scope, { staged = [...], tracked = [...] }, where a scope left out has none)
+             by scope, { staged = [...], tracked = [...] }, where a scope left out has none),
+             jouet.git.lost() (its `lost`; or a table of counts by the ref asked about),
+             jouet.git.reflog_only() (its `reflog_only`) and jouet.git.unreachable() (its
+             `unreachable`)
     claims   jouet.claims.held(): each claim's pattern and session, optionally worktree
              ("/elsewhere" if omitted), branch and note
     stack    jouet.stack.layer(): branch, parent, parent_merged, trunk ("main" if omitted)
@@ -109,6 +112,41 @@ class ExampleProbes:
         if isinstance(ahead, bool) or not isinstance(ahead, int):
             return None, "the example's `git` gives no `ahead`, so jouet.git.ahead() has no answer"
         return ahead, None
+
+    def git_lost(self, ref: str, keep: list[str] | None = None, dir: str | None = None) -> Answer:
+        from jouet_git.probes.checks import revision, revision_list
+
+        revision("ref", ref)
+        revision_list("keep", keep)
+        _dir(dir)
+        return self._count("lost", "jouet.git.lost()", ref)
+
+    def git_reflog_only(self, refs: list[str] | None = None, dir: str | None = None,
+                        rewrite: bool | None = None) -> Answer:
+        from jouet_git.probes.checks import revision_list
+
+        if refs is not None:
+            revision_list("refs", refs)
+        _dir(dir)
+        return self._count("reflog_only", "jouet.git.reflog_only()", None)
+
+    def git_unreachable(self, dir: str | None = None) -> Answer:
+        _dir(dir)
+        return self._count("unreachable", "jouet.git.unreachable()", None)
+
+    def _count(self, key: str, probe: str, by: str | None) -> Answer:
+        """The example's count under `git.KEY`, or under `git.KEY[BY]` when it is a table."""
+        git = self._git()
+        if git is None:
+            return None, _no_key("git", probe)
+        value = git.get(key)
+        if isinstance(value, dict) and by is not None:
+            if by not in value:
+                return None, f"the example's `git.{key}` gives no count for {by!r}, so {probe} has none"
+            value = value[by]
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None, f"the example's `git` gives no `{key}`, so {probe} has no answer"
+        return value, None
 
     def git_tree(self, dir: str | None = None) -> Answer:
         _dir(dir)

@@ -1,4 +1,5 @@
-"""The git probes that ask git itself: git.state, git.changed and git.ahead.
+"""The git probes that ask git itself: git.state, git.changed, git.ahead, git.lost, git.reflog_only
+and git.unreachable.
 
 Each runs one read-only git process through the Probes object (which counts it, bounds it in time
 and sets GIT_OPTIONAL_LOCKS=0), in the work tree's root, and turns its output into plain data.
@@ -7,6 +8,12 @@ git.ahead asks about more than local branches: its first argument may also be a 
 (`refs/remotes/origin/feat`), every ref under a prefix (`refs/remotes/origin/*`) or a stash entry
 (`stash@{1}`), and its second may be OTHERS (`*`): every branch, remote-tracking branch and tag but
 the refs the first argument names, so the count is what deleting those refs would lose.
+
+git.lost is what overwriting a ref with other commits loses: its commits that no other ref holds
+and that the commits put in its place neither hold nor carry a rewritten copy of (the same patch,
+as after a rebase). git.reflog_only counts the commits only reflogs keep (what `git reflog expire`
+or `git reflog delete` drops), and git.unreachable the commits nothing keeps, not even a reflog,
+still in the object store (what `git gc --prune=now` and `git prune` remove).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from jouet_git.gitdir import Repo
     from jouet_git.probes.core import Probes
 
 # What git's check-ref-format refuses in a branch name (enough to keep rev-list from reading a range).
@@ -27,6 +35,8 @@ _STASH_ENTRY = re.compile(r"stash@\{(0|[1-9][0-9]{0,5})\}")
 OTHERS = "*"
 # Where each kind of ref lives, and the rev-list option that lists that kind (for --exclude patterns).
 _KINDS = (("refs/heads/", "--branches"), ("refs/remotes/", "--remotes"), ("refs/tags/", "--tags"))
+# The most reflog entries git.reflog_only passes to one rev-list (each is a commit id).
+_MAX_TIPS = 4000
 
 
 def valid_branch(name: str) -> bool:
@@ -168,6 +178,150 @@ def ahead(runner: Probes, root: str, branch: str, of: str) -> tuple[Any, str | N
     if f"'^{of}'" in message:
         return None, f"{of!r} does not resolve to a commit in {root}"
     return None, f"git rev-list failed in {root}: {_first_line(err)}"
+
+
+def lost(runner: Probes, root: str, ref: str, keep: list[str]) -> tuple[Any, str | None]:
+    """jouet.git.lost(ref, keep): commits reachable from REF that no branch, remote-tracking branch
+    or tag but REF itself (when it is a ref name) holds, that none of KEEP holds, and that KEEP's
+    first revision carries no rewritten copy of (the same patch: `git cherry`'s test). Merge commits
+    do not count: their changes are in their parents. This is what moving REF to KEEP, or deleting
+    it in favour of KEEP, loses for good. (The pre-push hook asks the same question of the remote's
+    old commit in harness/git_events.py.)"""
+    source = _source(ref) if ref.startswith("refs/") else (ref, None, f"revision {ref!r}")
+    if source is None:
+        return None, f"{ref!r} is not a ref name or revision"
+    positive, excludes, shown = source
+    if positive.startswith("--glob="):
+        return None, "jouet.git.lost takes one ref, not a pattern"
+    args = ["rev-list", "--no-merges", "--not", *_others(excludes), *keep, "--not", "--end-of-options",
+            positive, "--"]
+    code, out, err = runner.run_git(args, root)
+    if code != 0:
+        return None, _unresolved(err, [positive, *keep], shown, root)
+    unkept = set(out.split())
+    if not unkept or not keep:
+        return len(unkept), None
+    # Rewritten copies: the left side's commits with no patch-equivalent on the right.
+    code, out, err = runner.run_git(
+        ["rev-list", "--no-merges", "--left-only", "--cherry-pick", "--end-of-options", f"{positive}...{keep[0]}",
+         "--"], root)
+    if code != 0:
+        return None, _unresolved(err, [positive, *keep], shown, root)
+    return len(unkept & set(out.split())), None
+
+
+def reflog_only(runner: Probes, repo: Repo, refs: list[str] | None, rewrite: bool = False) -> tuple[Any, str | None]:
+    """jouet.git.reflog_only(refs): how many commits only the reflog entries REFS name keep.
+
+    REFS: None for every reflog (stash entries included); else reflogs by ref name (`HEAD`,
+    `refs/heads/main`, `main`, `stash`), all of whose entries go, or single entries (`HEAD@{1}`).
+    A reflog entry keeps two commits, where the ref was and where it went (git's gc keeps both), so
+    deleting one entry loses a commit only when no other entry names it; with REWRITE (`git reflog
+    delete --rewrite`) the next entry's old value is rewritten too. The reflogs are read as files.
+    """
+    if refs is None:
+        code, out, err = runner.run_git(["rev-list", "--count", "--reflog", "--not", "--all", "--"], repo.root)
+        if code != 0:
+            return None, f"git rev-list failed in {repo.root}: {_first_line(err)}"
+        return int(out.strip() or 0), None
+    logs = _reflogs(repo)
+    if logs is None:
+        return None, "the reflogs are not plain files here (a reftable repository?)"
+    dropped: list[str] = []
+    for wanted in refs:
+        name, _, rest = wanted.partition("@{")
+        log = _find_log(logs, name or "HEAD")
+        if log is None:
+            continue  # no such reflog: nothing dropped
+        entries = logs[log]
+        if not rest:
+            for old, new in entries:
+                dropped.extend((old, new))
+            entries.clear()
+            continue
+        index = rest.rstrip("}")
+        if not index.isdigit() or int(index) >= len(entries):
+            return None, f"no such reflog entry {wanted!r} (only numbered entries are read)"
+        position = len(entries) - 1 - int(index)  # the file lists the oldest first
+        old, new = entries[position]
+        dropped.append(new)
+        if rewrite and position + 1 < len(entries):
+            newer_old, newer_new = entries[position + 1]
+            dropped.append(newer_old)
+            entries[position + 1] = (old, newer_new)
+        entries[position] = ("", "")
+    kept = {sha for entries in logs.values() for pair in entries for sha in pair}
+    tips = sorted({sha for sha in dropped if sha and sha not in kept and set(sha) != {"0"}})[:_MAX_TIPS]
+    if not tips:
+        return 0, None
+    others = sorted(sha for sha in kept if sha and set(sha) != {"0"})[:_MAX_TIPS]
+    code, out, err = runner.run_git(["rev-list", "--count", "--not", "--all", *others, "--not", *tips, "--"],
+                                    repo.root)
+    if code != 0:
+        return None, f"git rev-list failed in {repo.root}: {_first_line(err)}"
+    return int(out.strip() or 0), None
+
+
+def _reflogs(repo: Repo) -> dict[str, list[tuple[str, str]]] | None:
+    """Every reflog of REPO's worktrees, by ref name (`HEAD` for this worktree's, `HEAD@PATH` for
+    another's): its (old, new) entries, oldest first. None when there are no reflog files."""
+    logs: dict[str, list[tuple[str, str]]] = {}
+    common = repo.common_dir
+    places = [(os.path.join(repo.git_dir, "logs", "HEAD"), "HEAD")]
+    worktrees = os.path.join(common, "worktrees")
+    if os.path.isdir(worktrees):
+        for name in sorted(os.listdir(worktrees)):
+            path = os.path.join(worktrees, name, "logs", "HEAD")
+            if os.path.realpath(os.path.dirname(os.path.dirname(path))) != os.path.realpath(repo.git_dir):
+                places.append((path, f"HEAD@{name}"))
+    if os.path.realpath(common) != os.path.realpath(repo.git_dir):
+        places.append((os.path.join(common, "logs", "HEAD"), "HEAD@main"))
+    base = os.path.join(common, "logs")
+    for folder, _dirs, files in os.walk(os.path.join(base, "refs")):
+        for file in files:
+            path = os.path.join(folder, file)
+            places.append((path, os.path.relpath(path, base).replace(os.sep, "/")))
+    found = False
+    for path, name in places:
+        try:
+            with open(path, "rb") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            continue
+        found = True
+        entries: list[tuple[str, str]] = []
+        for line in lines:
+            parts = line.split(b" ", 2)
+            if len(parts) >= 2:
+                entries.append((parts[0].decode("ascii", "replace"), parts[1].decode("ascii", "replace")))
+        logs[name] = entries
+    return logs if found or os.path.isdir(base) else None
+
+
+def _find_log(logs: dict[str, list[tuple[str, str]]], name: str) -> str | None:
+    """The reflog NAME means, as git resolves a short name: HEAD, then refs/NAME, refs/tags/NAME,
+    refs/heads/NAME, refs/remotes/NAME."""
+    for candidate in (name, f"refs/{name}", f"refs/tags/{name}", f"refs/heads/{name}", f"refs/remotes/{name}"):
+        if candidate in logs:
+            return candidate
+    return None
+
+
+def unreachable(runner: Probes, root: str) -> tuple[Any, str | None]:
+    """jouet.git.unreachable(): how many commits are in the object store that no ref, reflog entry
+    or the index reaches: what `git prune` (and `git gc --prune=now`) deletes."""
+    code, out, err = runner.run_git(["fsck", "--connectivity-only", "--unreachable", "--no-progress"], root)
+    if code not in (0, 1) or (code == 1 and not out):
+        return None, f"git fsck failed in {root}: {_first_line(err)}"
+    return sum(1 for line in out.splitlines() if line.startswith(b"unreachable commit ")), None
+
+
+def _unresolved(err: bytes, names: list[str], shown: str, root: str) -> str:
+    message = err.decode("utf-8", "replace")
+    for name in names:
+        if f"'{name}'" in message or f"{name}:" in message:
+            return f"{name!r} does not resolve to a commit in {root}"
+    return f"git rev-list failed for {shown} in {root}: {_first_line(err)}"
 
 
 def _source(branch: str) -> tuple[str, tuple[str, str] | None, str] | None:

@@ -62,16 +62,17 @@ class Target:
     adapter: str | None = None  # the `jouet hook ADAPTER` its hooks run, when it is not the harness's own name
 
     def ready(self) -> bool:
-        """Whether this jouet has the adapter `jouet hook NAME` needs (jouet_git/harness/NAME.py).
+        """Whether this jouet's registry has the adapter `jouet hook NAME` needs, with every event
+        this target installs. A hook installed without it would fail on every call, and Copilot and
+        Cursor read a failed hook as a denial."""
+        from jouet_git.harness import adapter
 
-        A hook installed without it would fail on every call, and Copilot and Cursor read a failed
-        hook as a denial. JOUET_SETUP_UNREADY=1 lets the tests install anyway.
-        """
-        import importlib.util
-
-        if os.environ.get("JOUET_SETUP_UNREADY") == "1":
+        found = adapter(self.adapter or self.name)
+        if found is None:
+            return False
+        if self.adapter is not None:  # a plugin host runs `jouet hook ADAPTER` with arguments of its own
             return True
-        return importlib.util.find_spec(f"jouet_git.harness.{self.adapter or self.name}") is not None
+        return all(event.ours in found.events for event in self.events)
 
     def user_path(self) -> str:
         base = os.environ.get(self.home_env or "") if self.home_env else None
@@ -162,6 +163,8 @@ TARGETS: dict[str, Target] = {
                 Event("PostToolUse", "post", _CLAUDE_RESULT_TOOLS),
                 Event("PostToolUseFailure", "post-failure", _CLAUDE_RESULT_TOOLS),
                 Event("SessionStart", "session-start"),
+                Event("Stop", "stop"),
+                Event("SubagentStop", "subagent-stop"),
             ),
             "settings.json", os.path.join(".claude", "settings.json"), "CLAUDE_CONFIG_DIR", ".claude",
             timeout_key="timeout", timeout=30, hook_fields={"type": "command"},

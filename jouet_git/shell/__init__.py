@@ -39,12 +39,14 @@ class ParseResult:
         return f"ParseResult({self.commands!r}, incomplete={self.incomplete!r})"
 
 
-def parse(script: str, exit_code: int | None = None) -> ParseResult:
+def parse(script: str, exit_code: int | None = None, cwd: str | None = None) -> ParseResult:
     """Read script as a shell would; with exit_code, give top-level commands their `status`.
 
+    cwd: the directory the script runs in; with it, the small script files a command runs
+    (`bash x.sh`, `source x.sh`, `sh < x.sh`) are read too when they lie inside it.
     Never raises: text it cannot read is kept as data and the result marked incomplete.
     """
-    sh = Shared(len(script))
+    sh = Shared(len(script), cwd)
     items = []
     try:
         items = Reader(sh, script).script()
@@ -53,6 +55,8 @@ def parse(script: str, exit_code: int | None = None) -> ParseResult:
         sh.problems.append(f"internal error: {type(error).__name__}: {error}")
         items = []
     nested = sorted(sh.nested, key=_first)
+    if sh.dropped:
+        nested = [entry for entry in nested if id(entry[1]) not in sh.dropped]
     commands = sh.top + [cmd for _, cmd in nested]
     _byte_positions(script, commands)
     if exit_code is not None and items:

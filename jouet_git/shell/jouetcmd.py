@@ -22,8 +22,10 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
-    Found = tuple[list[str], int, dict[str, str]] | None
+    # (words, index of what runs): ["jouet", ...] from 0, or None when it is not jouet.
+    Found = tuple[list[str], int] | None
 
 # The names jouet's distribution and console script go by.
 PACKAGE = "jouet-git"
@@ -47,7 +49,7 @@ def is_jouet_program(word: str) -> bool:
 
 
 def _jouet(args: list[str]) -> Found:
-    return ["jouet", *args], 0, {}
+    return ["jouet", *args], 0
 
 
 def python(words: list[str], i: int) -> Found:
@@ -288,3 +290,21 @@ def _pythons() -> list[str]:
 
 RUNNERS: dict[str, Callable[[list[str], int], Found]] = {name: python for name in _pythons()}
 RUNNERS.update({"uv": uv, "uvx": uvx, "pipx": pipx})
+
+
+def register(table: dict[str, Any]) -> None:
+    """Put the runners into the reader's table of wrappers (shell/wrappers.py WRAPPERS): each answers
+    first, and a wrapper the reader already knows by that name (`uv run X`) handles everything else."""
+    for name, runner in RUNNERS.items():
+        table[name] = _chained(runner, table.get(name))
+
+
+def _chained(runner: Callable[[list[str], int], Found], fallback: Any) -> Any:
+    def handler(words: list[str], i: int, found: Any) -> Found:
+        step = runner(words, i)
+        if step is not None or fallback is None:
+            return step
+        result: Found = fallback(words, i, found)
+        return result
+
+    return handler

@@ -20,22 +20,44 @@ from __future__ import annotations
 import re
 
 from jouet_git.call import Command
-from jouet_git.shell.wrappers import SHELLS, program_name, shell_script, unwrap_full
+from jouet_git.shell.wrappers import (
+    OTHER_SHELLS,
+    SHELLS,
+    other_shell_script,
+    program_name,
+    shell_mode,
+    split_string,
+    unwrap_more,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+
+    from jouet_git.shell.wrappers import Unwrapped, XargsHow
+
+    Where = str | bool | None
+    # What a command does with what it reads (xargs, shell), where its nested commands go, and
+    # how xargs splits.
+    Consumer = tuple[str, tuple[int, ...], XargsHow | None]
 
 # How deep constructs may nest ($( inside $( inside ...) before the rest is kept as data. Each
 # level costs about ten Python frames, well inside the default recursion limit.
 MAX_DEPTH = 40
 # At most this many problems are described; the rest only count towards `incomplete`.
 MAX_PROBLEMS = 20
+# Scripts a command runs from a file (`bash x.sh`, `source x.sh`) are read when the file is a
+# regular file inside the call's directory, of at most MAX_FILE bytes; at most MAX_READS per call.
+MAX_FILE = 64 * 1024
+MAX_READS = 8
+# At most this many commands are made of one xargs command's known input.
+MAX_XARGS = 64
 
 # The hook imports this module on every call: only the patterns every script needs are compiled
 # here; the others are compiled on first use (see _lazy).
 _DELIMS = " \t\n|&;<>()"
 _PLAIN = re.compile(r"[^ \t\n|&;<>()'\"\\$`]+").match
+_HEREDOC_PLAIN = re.compile(r"[^\\$`]+").match
 _DQ_PLAIN = re.compile(r"[^\"\\$`]+").match
 _SKIP = re.compile(r"(?:[ \t]+|\\\n|#[^\n]*)+").match
 _REDIR = re.compile(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|<<<|<<-|<<|<>|<&|>&|>>|>\||<|>)").match
@@ -111,6 +133,15 @@ def _assignment(s: str, i: int, end: int) -> str | None:
 
 # Reserved words that close a construct; at the start of a command outside that construct they are
 # a syntax error.
+# Commands that move the shell, followed to know where files named later are.
+_CD = frozenset({"cd", "pushd", "popd"})
+_CD_VIA = frozenset({"builtin", "command"})
+# Programs whose output jouet can work out from their words and input (see pure.py).
+_PURE = frozenset({
+    "echo", "printf", "cat", "base64", "rev", "tac", "sort", "uniq", "head", "tail", "tr", "sed",
+    "cut", "xxd", "tee", "basename", "dirname", "true", ":", "openssl",
+})
+
 _CLOSERS = frozenset({"then", "elif", "else", "fi", "do", "done", "esac", "}"})
 _STOP_TOP: frozenset[str] = frozenset()
 _STOP_PAREN = frozenset({")"})
@@ -171,11 +202,12 @@ class Shared:
     """What every reader of one parse() call shares: the results and the budgets."""
 
     __slots__ = (
-        "children", "count", "depth", "fixed", "incomplete", "look", "nested", "problems", "scopes",
-        "top", "work",
+        "children", "consumers", "count", "cwd", "depth", "dropped", "expanded", "files", "fixed",
+        "incomplete",
+        "look", "nested", "problems", "reads", "scopes", "top", "wheres", "work",
     )
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, cwd: str | None = None) -> None:
         self.top: list[Command] = []
         self.nested: list[tuple[tuple[int, ...], Command]] = []
         self.incomplete = False
@@ -190,14 +222,28 @@ class Shared:
         self.children: dict[int, list[Command]] = {}
         # ids of commands whose standard output is already settled (redirected, duplicated, piped).
         self.fixed: set[int] = set()
+        # id(here-document body) -> its text as the shell expands it (unquoted delimiters only).
+        self.expanded: dict[int, str] = {}
+        # id(command) -> (what it does with its input, where it is among the nested commands,
+        # how xargs splits): commands that run what they read (sh, xargs, python -).
+        self.consumers: dict[int, Consumer] = {}
+        # Files written by pure commands earlier in the call (`echo ... > x.sh`), by path.
+        self.files: dict[str, str] = {}
+        # ids of nested commands read from words that were later filled in (xargs): not kept.
+        self.dropped: set[int] = set()
+        # The call's directory, for reading the scripts a command runs (None: read none), how
+        # many have been read, and where the top-level cds led, by scope (see workdirs).
+        self.cwd = cwd
+        self.reads = 0
+        self.wheres: dict[tuple[int, ...], str | bool | None] = {(): None}
 
 
 class Reader:
     """Reads one source text: the script itself, a backtick body, or a -c script."""
 
     __slots__ = (
-        "base", "captured", "emitted", "i", "last", "n", "nested", "pending", "pmap", "prefix", "s",
-        "scope", "sep", "seq", "sh", "spans", "substs",
+        "base", "captured", "chain", "emitted", "feeds", "i", "last", "n", "nested", "pending", "pmap",
+        "prefix", "s", "scope", "sep", "seq", "sh", "spans", "substs",
     )
 
     def __init__(
@@ -213,6 +259,7 @@ class Reader:
         prefix: tuple[int, ...] = (),
         seq: int | None = None,
         scope: tuple[int, ...] = (),
+        chain: list[str] | None = None,
     ) -> None:
         self.sh = sh
         self.s = s
@@ -226,7 +273,15 @@ class Reader:
         self.prefix = prefix
         self.seq = seq
         self.scope = scope
-        self.pending: list[tuple[str, bool, list[list[str]]]] = []
+        # The programs that run this text (`sudo bash` for `sudo bash -c TEXT`), outermost first:
+        # they start the via of every command read from it.
+        self.chain = chain
+        # Here-documents whose bodies start after the next newline: delimiter, <<-, whether the
+        # delimiter was quoted (the body is then not expanded), where the bodies go.
+        self.pending: list[tuple[str, bool, bool, list[list[str]]]] = []
+        # Work that waits for here-document bodies: feeding the command elems[k] of a pipeline its
+        # known input (with how it reads it), or noting what it writes to a file (None).
+        self.feeds: list[tuple[list[Elem], int, Consumer | None]] = []
         self.last: Command | None = None  # the last command read in this scope, for `op`
         self.sep: Command | None = None  # the command whose op a trailing ; or newline set
         self.emitted: list[Command] = []  # commands read in this scope, in order
@@ -287,8 +342,10 @@ class Reader:
         if self.pending:
             pending = self.pending
             self.pending = []
-            for delim, strip, targets in pending:
-                self.heredoc_body(delim, strip, targets)
+            for delim, strip, quoted, targets in pending:
+                self.heredoc_body(delim, strip, quoted, targets)
+        if self.feeds and not self.pending:
+            self.flush()
 
     def skip_newlines(self) -> None:
         s = self.s
@@ -299,11 +356,14 @@ class Reader:
             else:
                 return
 
-    def heredoc_body(self, delim: str, strip: bool, targets: list[list[str]]) -> None:
+    def heredoc_body(self, delim: str, strip: bool, quoted: bool, targets: list[list[str]]) -> None:
         s = self.s
         n = self.n
         i = self.i
+        first = i
         lines: list[str] = []
+        cut = False  # the body's last line has no newline in the script
+        starts: list[int] = []  # where each line of the body starts in the script
         while True:
             if i >= n:
                 self.bad(f"here-document ends before its delimiter {delim!r}")
@@ -313,6 +373,7 @@ class Reader:
             line = s[i:end]
             if strip:
                 line = line.lstrip("\t")
+            at = end - len(line)
             if self.substs and line.startswith(delim) and line[len(delim) :].lstrip(" \t").startswith(")"):
                 # Inside $(...), bash also ends the body at `EOF)`: the ) closes the substitution.
                 i = end - len(line) + len(delim)
@@ -321,13 +382,67 @@ class Reader:
             if line == delim:
                 break
             lines.append(line)
+            starts.append(at)
             if j < 0:
+                cut = True
                 self.bad(f"here-document ends before its delimiter {delim!r}")
                 break
         self.i = min(i, n)
         body = "".join(line + "\n" for line in lines)
         for target in targets:
             target.append(body)
+        if not quoted and body and ("$" in body or "`" in body or "\\" in body):
+            # An unquoted delimiter: the shell expands the body, running its $(...) and backticks.
+            pmap: list[int] | None = None
+            if strip or self.pmap is not None:
+                # Map each character of the body back to the script (<<- took tabs out).
+                pmap = []
+                for line, at in zip(lines, starts, strict=True):
+                    pmap.extend(self.at(min(at + c, n)) for c in range(len(line) + 1))
+                pmap.append(self.at(n))
+            text = body[:-1] if cut else body
+            expanded = self.expand_body(text, first, pmap) + ("\n" if cut else "")
+            if expanded != body:
+                self.sh.expanded[id(body)] = expanded
+
+    def expand_body(self, body: str, first: int, pmap: list[int] | None) -> str:
+        """The body of a here-document as the shell expands it; commands in it are read."""
+        reader = Reader(self.sh, body, nested=True, captured=True, spans=self.spans, base=self.at(first),
+                        pmap=pmap, prefix=self.prefix, seq=self.seq, scope=self.scope,
+                        chain=self.chain)
+        return reader.heredoc_text()
+
+    def heredoc_text(self) -> str:
+        """Read this text as the body of an unquoted here-document: its expanded value."""
+        s = self.s
+        n = self.n
+        out: list[str] = []
+        i = 0
+        while i < n:
+            m = _HEREDOC_PLAIN(s, i)
+            if m is not None:
+                out.append(m.group())
+                i = m.end()
+                if i >= n:
+                    break
+            c = s[i]
+            if c == "\\":
+                if i + 1 < n and s[i + 1] in "$`\\\n":
+                    if s[i + 1] != "\n":
+                        out.append(s[i + 1])
+                    i += 2
+                else:
+                    out.append(c)
+                    i += 1
+            elif c == "$":
+                self.i = i
+                out.append(self.dollar(True))
+                i = self.i
+            else:
+                self.i = i
+                out.append(self.backtick(True))
+                i = self.i
+        return "".join(out)
 
     # -- lists ---------------------------------------------------------------------------------
 
@@ -338,9 +453,11 @@ class Reader:
             self.sep.op = None
             self.sep = None
         if self.pending:
-            for delim, _, _ in self.pending:
+            for delim, _, _, _ in self.pending:
                 self.bad(f"here-document ends before its delimiter {delim!r}")
             self.pending = []
+        if self.feeds:
+            self.flush()
         return items
 
     def read_list(self, stops: frozenset[str]) -> list[AndOr]:
@@ -456,6 +573,9 @@ class Reader:
                 self.mark_piped(elem.cmds)
             for elem in elems:
                 self.rescope(elem.cmds)
+        sh = self.sh
+        if sh.consumers or any(e.cmd is not None and e.cmd.stdout_to is not None for e in elems):
+            self.feed_pipeline(elems)
         return Pipe(elems, negated)
 
     # -- output and scope marks ----------------------------------------------------------------
@@ -483,12 +603,17 @@ class Reader:
                 if kids:
                     self.mark_stdout(kids, target)
 
-    def mark_stdin(self, cmds: Iterable[Command]) -> None:
+    def mark_stdin(self, cmds: Iterable[Command], source: str | None = None) -> None:
+        """Mark cmds' standard input as redirected (from the file source, when that is known);
+        a command whose input was already redirected keeps its own."""
         for cmd in cmds:
+            if cmd.stdin_redirected:
+                continue
             cmd.stdin_redirected = True
+            cmd.stdin_from = source
             kids = self.sh.children.get(id(cmd))
             if kids:
-                self.mark_stdin(kids)
+                self.mark_stdin(kids, source)
 
     def mark_background(self, cmds: Iterable[Command]) -> None:
         for cmd in cmds:
@@ -781,18 +906,19 @@ class Reader:
                 self.mark_stdout(cmds, None)
             elif kind in ("in", "heredoc", "herestring") and fd == 0:
                 free = [c for c in cmds if not c.stdin_redirected]
-                self.mark_stdin(cmds)
+                self.mark_stdin(cmds, target if kind == "in" else None)
                 if kind == "herestring" and target is not None:
                     for c in free:
                         c.heredocs.append(target)
                 elif kind == "heredoc" and target is not None:
-                    delim, strip = target[1:], target[0] == "-"
-                    self.pending.append((delim, strip, [c.heredocs for c in free]))
+                    delim, strip, quoted = target[2:], target[0] == "-", target[1] == "q"
+                    self.pending.append((delim, strip, quoted, [c.heredocs for c in free]))
 
     def redirection(self, m: re.Match[str]) -> tuple[str, int, str | None] | None:
         """Read the redirection m starts; (kind, fd, target) with kind out, dup, in, heredoc,
-        herestring or other. For a here-document the target is "-" or "=" (for <<- or <<) then
-        the delimiter; its body is read at the next newline by the caller's pending list."""
+        herestring or other. For a here-document the target is "-" or "=" (for <<- or <<), "q" or
+        "u" (quoted delimiter or not), then the delimiter; its body is read at the next newline by
+        the caller's pending list."""
         num, op = m.group(1), m.group(2)
         self.i = m.end()
         self.skip()
@@ -801,15 +927,19 @@ class Reader:
         if word is None:
             self.bad(f"redirection {op} without a target", at)
             return None
+        if op in ("<<", "<<-"):
+            # Quoted or not, the body is data: it is kept as written. A quoted delimiter keeps the
+            # shell from expanding the body.
+            raw = self.s[at : self.i]
+            quoted = "q" if ("'" in raw or '"' in raw or "\\" in raw) else "u"
+            return "heredoc", (0 if num is None else (int(num) if num.isdigit() and len(num) < 10 else -1)), (
+                ("-" if op == "<<-" else "=") + quoted + word)
         if num is None:
             fd = 0 if op[0] == "<" else 1
         elif num[0] == "{":
             fd = -1  # {var}> opens a new descriptor; stdin and stdout are untouched
         else:
             fd = int(num) if len(num) < 10 else 1 << 30
-        if op in ("<<", "<<-"):
-            # Quoted or not, the body is data: it is kept as written.
-            return "heredoc", fd, ("-" if op == "<<-" else "=") + word
         if op == "<<<":
             return "herestring", fd, word
         if op in ("<", "<&"):
@@ -836,11 +966,12 @@ class Reader:
         heredocs: list[str] = []
         stdout_to: str | None = None
         stdin = False
+        stdin_from: str | None = None
         fixed = False
         start = -1
         end = -1
         wstart = -1
-        pending: list[tuple[str, bool]] = []
+        pending: list[tuple[str, bool, bool]] = []
         while True:
             self.skip()
             i = self.i
@@ -868,14 +999,17 @@ class Reader:
                             fixed = True
                         elif kind == "in" and fd == 0:
                             stdin = True
+                            stdin_from = target
                         elif kind == "herestring" and fd == 0:
                             stdin = True
+                            stdin_from = None
                             if target is not None:
                                 heredocs.append(target)
                         elif kind == "heredoc" and target is not None:
                             if fd == 0:
                                 stdin = True
-                            pending.append((target[1:], target[0] == "-"))
+                                stdin_from = None
+                            pending.append((target[2:], target[0] == "-", target[1] == "q"))
                         continue
             if c in "\n;|)" or (c == "&"):
                 break
@@ -915,9 +1049,10 @@ class Reader:
         if start < 0:
             self.bad("a command was expected")
             return Elem([])
-        for delim, strip in pending:
-            self.pending.append((delim, strip, [heredocs]))
-        cmd = self.emit(env, words, heredocs, stdout_to, stdin, fixed, start, end, wstart, wpos)
+        for delim, strip, quoted in pending:
+            self.pending.append((delim, strip, quoted, [heredocs]))
+        cmd = self.emit(env, words, heredocs, stdout_to, stdin, fixed, start, end, wstart, wpos,
+                        stdin_from)
         return Elem([cmd], cmd)
 
     def array(self) -> str:
@@ -1281,8 +1416,11 @@ class Reader:
         return s[start:end]
 
     def sub(self, text: str, *, captured: bool, spans: bool, base: int, pmap: list[int] | None,
-            prefix: tuple[int, ...], seq: int | None) -> list[Command]:
-        """Read text (a backtick body, a -c script) as a nested script; its own commands."""
+            prefix: tuple[int, ...], seq: int | None, chain: list[str] | None = None) -> list[Command]:
+        """Read text (a backtick body, a -c script) as a nested script; its own commands.
+
+        chain: the programs that run the text, when it is a script of its own (None: this text's
+        own, for a backtick body)."""
         sh = self.sh
         if not text.strip():
             return []
@@ -1294,7 +1432,8 @@ class Reader:
             return []
         try:
             reader = Reader(sh, text, nested=True, captured=captured, spans=spans, base=base,
-                            pmap=pmap, prefix=prefix, seq=seq, scope=self.scope)
+                            pmap=pmap, prefix=prefix, seq=seq, scope=self.scope,
+                            chain=self.chain if chain is None else chain)
             reader.script()
             return reader.emitted
         finally:
@@ -1414,14 +1553,19 @@ class Reader:
         end: int,
         wstart: int,
         wpos: list[int],
+        stdin_from: str | None = None,
     ) -> Command:
         sh = self.sh
+        u: Unwrapped | None = None
         if words:
-            argv, via, made, offset = unwrap_full(words)
-            if made:
-                env = {**env, **made}
+            u = unwrap_more(words)
+            argv, via, offset = u.argv, u.via, u.offset
+            if u.env:
+                env = {**env, **u.env}
         else:
             argv, via, offset = words, [], 0
+        if self.chain:
+            via = [*self.chain, *via]
         program = program_name(argv[0]) if argv else ""
         line = " ".join(argv)
         if self.spans:
@@ -1435,6 +1579,7 @@ class Reader:
             self.nested, line[:80], line, False, self.captured,
         )
         cmd.scope = self.scope
+        cmd.stdin_from = stdin_from
         if self.nested:
             cmd.seq = sh.count if self.seq is None else self.seq
             sh.nested.append(((*self.prefix, self.at(start)), cmd))
@@ -1447,23 +1592,406 @@ class Reader:
         self.last = cmd
         self.sep = None
         self.emitted.append(cmd)
-        if program in SHELLS:
-            found = shell_script(argv)
-            if found is not None:
-                self.shell_c(cmd, found[0], wpos[offset + found[1]] if offset >= 0 else start)
+        if u is not None:
+            if u.stdin_args:
+                cmd.stdin_args = True
+            if u.xargs is not None:
+                at = wpos[offset] if offset >= 0 else start
+                sh.consumers[id(cmd)] = ("xargs", (*self.prefix, self.at(at)), u.xargs)
+            if u.script is not None or program in SHELLS or program in OTHER_SHELLS or program in _FOLLOW:
+                at = wpos[offset] if offset >= 0 else start
+                self.follow(cmd, u, (*self.prefix, self.at(at)), wpos, offset)
+            elif program in _CD and all(v in _CD_VIA for v in via):
+                self.moved(cmd)
+            elif sh.files and "/" in argv[0]:
+                at = wpos[offset] if offset >= 0 else start
+                self.executable(cmd, (*self.prefix, self.at(at)))
         return cmd
 
-    def shell_c(self, cmd: Command, script: str, word_at: int) -> None:
-        """Read the script of a `sh -c` command; its commands share the command's output."""
-        kids = self.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None,
-                        prefix=(*self.prefix, self.at(word_at)), seq=cmd.seq)
+    def moved(self, cmd: Command) -> None:
+        """Follow a top-level cd, for reading files where later commands run (see workdirs)."""
+        from jouet_git.shell.workdirs import _cd, _lookup
+
+        wheres = self.sh.wheres
+        if self.nested:
+            # A cd inside $(...) or a -c script: where its later commands run is not followed.
+            wheres[self.scope] = False
+            return
+        wheres[self.scope] = _cd(_lookup(wheres, self.scope), cmd.program, cmd.argv)
+
+    # -- what commands run: scripts, and commands made of words -------------------------------
+
+    def follow(self, cmd: Command, u: Unwrapped | None, key: tuple[int, ...], wpos: list[int] | None,
+               offset: int) -> None:
+        """Read what cmd runs besides itself: the script of a shell or a wrapper, the commands of
+        find -exec, fd -x and parallel. key orders what is found among the nested commands."""
+        if u is not None and u.script is not None:
+            self.shell_c(cmd, u.script, key)
+            return
+        program = cmd.program
+        if program in SHELLS:
+            mode, k = shell_mode(cmd.argv)
+            if mode == "c":
+                if wpos is not None and offset >= 0:
+                    key = (*self.prefix, self.at(wpos[offset + k]))
+                script = cmd.argv[k]
+                if script.startswith("--command="):
+                    script = script.partition("=")[2]
+                self.shell_c(cmd, script, key)
+            elif mode == "stdin":
+                self.sh.consumers[id(cmd)] = ("shell", key, None)
+            elif mode == "file":
+                self.run_file(cmd, cmd.argv[k], key)
+            return
+        if program in OTHER_SHELLS:
+            other = other_shell_script(program, cmd.argv)
+            if other is not None:
+                self.shell_c(cmd, other, key)
+            return
+        how = _FOLLOW.get(program)
+        if how is not None:
+            how(self, cmd, key)
+
+    def shell_c(self, cmd: Command, script: str, key: tuple[int, ...]) -> None:
+        """Read a script cmd runs (`sh -c`, `su -c`, ...); its commands share cmd's output."""
+        kids = self.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None, prefix=key,
+                        seq=cmd.seq, chain=[*cmd.via, cmd.program])
+        self.adopt(cmd, kids)
+
+    def adopt(self, cmd: Command, kids: list[Command]) -> None:
+        """Make kids share cmd's output and input: redirections and pipes of cmd reach them."""
         if not kids:
             return
-        self.sh.children[id(cmd)] = kids
-        if id(cmd) in self.sh.fixed:
+        sh = self.sh
+        sh.children.setdefault(id(cmd), []).extend(kids)
+        if id(cmd) in sh.fixed:
             self.mark_stdout(kids, cmd.stdout_to)
         if cmd.stdin_redirected:
-            self.mark_stdin(kids)
+            self.mark_stdin(kids, cmd.stdin_from)
+        if cmd.background:
+            self.mark_background(kids)
+
+    def derive(self, parent: Command, words: list[str], key: tuple[int, ...], stdin_args: bool) -> None:
+        """A command that parent runs, given as words (find -exec's), read as a nested command."""
+        if not words or not self.enter():
+            return
+        sh = self.sh
+        try:
+            u = unwrap_more(words)
+            argv = u.argv
+            program = program_name(argv[0]) if argv else ""
+            line = " ".join(argv)
+            kid = Command(
+                words, argv, program, [], [*parent.via, parent.program, *u.via], None, None,
+                parent.stdin_redirected, dict(u.env or {}), None, None, True, line[:80], line,
+                parent.background, parent.captured,
+            )
+            kid.stdin_args = stdin_args or u.stdin_args
+            kid.scope = parent.scope
+            kid.seq = parent.seq
+            sh.nested.append((key, kid))
+            self.adopt(parent, [kid])
+            if u.script is not None or program in SHELLS or program in OTHER_SHELLS or program in _FOLLOW:
+                self.follow(kid, u, key, None, -1)
+        finally:
+            sh.depth -= 1
+
+    def run_file(self, cmd: Command, path: str, key: tuple[int, ...]) -> None:
+        """Read the script file a shell runs (`bash x.sh`, `source x.sh`), when it may be read."""
+        if path in ("/dev/stdin", "-", "/proc/self/fd/0", "/dev/fd/0"):
+            self.sh.consumers[id(cmd)] = ("shell", key, None)
+            return
+        text = self.read_file(path)
+        if text is not None:
+            self.shell_c(cmd, text, key)
+
+    def source(self, cmd: Command, key: tuple[int, ...]) -> None:
+        """`source FILE` and `. FILE` run the file's commands in this shell."""
+        if len(cmd.argv) > 1:
+            self.run_file(cmd, cmd.argv[1], key)
+
+    def at_job(self, cmd: Command, key: tuple[int, ...]) -> None:
+        """`at TIME` and `batch` run the script they read (or the file given with -f)."""
+        argv = cmd.argv
+        for k, word in enumerate(argv[1:], 1):
+            if word in ("-l", "-d", "-r", "-c", "-q", "-V", "-h", "--help", "--version") or word.startswith("-c"):
+                return
+            if word == "-f" and k + 1 < len(argv):
+                self.run_file(cmd, argv[k + 1], key)
+                return
+        self.sh.consumers[id(cmd)] = ("shell", key, None)
+
+    def executable(self, cmd: Command, key: tuple[int, ...]) -> None:
+        """`./x.sh`: a script written earlier in this call is read (a file on disk is not)."""
+        sh = self.sh
+        text = sh.files.get(self.file_key(cmd.argv[0]) or "") if sh.files else None
+        if text is None:
+            return
+        first = text.split("\n", 1)[0]
+        if first.startswith("#!"):
+            words = first[2:].split()
+            if words and program_name(words[0]) == "env" and len(words) > 1:
+                words = words[1:]
+            if not words or program_name(words[0]) not in SHELLS:
+                return
+        self.shell_c(cmd, text, key)
+
+    def file_key(self, path: str) -> str | None:
+        """How a file named in this command is known among the files written earlier in the call:
+        its path from the call's directory (None when that cannot be told)."""
+        import posixpath
+
+        if not path or "$" in path or "`" in path or path.startswith("~"):
+            return None
+        if path.startswith("/"):
+            return posixpath.normpath(path)
+        from jouet_git.shell.workdirs import _lookup
+
+        where = _lookup(self.sh.wheres, self.scope)
+        if where is False:
+            return None
+        base = where if isinstance(where, str) else ""
+        if base.startswith(("~", "$HOME", "${HOME}")):
+            return None
+        return posixpath.normpath(posixpath.join(base, path))
+
+    def read_file(self, path: str) -> str | None:
+        """The text of a file a command reads: one written earlier in the call, or a regular
+        file of at most MAX_FILE bytes inside the call's directory. None when it is neither."""
+        sh = self.sh
+        key = self.file_key(path)
+        if key is None:
+            return None
+        if key in sh.files:
+            return sh.files[key]
+        if sh.cwd is None or sh.reads >= MAX_READS:
+            return None
+        sh.reads += 1
+        import os
+        import stat
+
+        root = os.path.realpath(sh.cwd)
+        full = os.path.realpath(os.path.join(root, key))
+        if full != root and not full.startswith(root.rstrip(os.sep) + os.sep):
+            return None
+        try:
+            info = os.stat(full)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE:
+                return None
+            fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            try:
+                data = os.read(fd, MAX_FILE + 1)
+            finally:
+                os.close(fd)
+        except (OSError, ValueError):
+            return None
+        if len(data) > MAX_FILE or not self.charge(len(data)):
+            return None
+        return data.decode("utf-8", "surrogateescape")
+
+    def charge(self, size: int) -> bool:
+        """Count size characters of text made or read again against the budget."""
+        sh = self.sh
+        if sh.work < size:
+            self.bad("too much nested text: the command makes or reads again more text than jouet "
+                     "reads; the rest is kept as data")
+            return False
+        sh.work -= size
+        return True
+
+    # -- feeding commands what they read ------------------------------------------------------
+
+    def feed_pipeline(self, elems: list[Elem]) -> None:
+        """Note what the commands of a pipeline read from their input and write to files, to be
+        worked out once the here-documents of its line have been read."""
+        sh = self.sh
+        for k, elem in enumerate(elems):
+            cmd = elem.cmd
+            if cmd is None:
+                continue
+            info = sh.consumers.get(id(cmd)) if sh.consumers else None
+            if info is not None:
+                self.feeds.append((elems, k, info))
+            if cmd.stdout_to is not None and cmd.program in _PURE:
+                self.feeds.append((elems, k, None))
+        if self.feeds and not self.pending:
+            self.flush()
+
+    def flush(self) -> None:
+        feeds = self.feeds
+        self.feeds = []
+        for elems, k, info in feeds:
+            if info is None:
+                self.write(elems, k)
+            else:
+                self.feed(elems, k, info)
+
+    def own_input(self, cmd: Command) -> str | None:
+        """What cmd reads from its own redirection: a here-document, a here-string or a file."""
+        if cmd.heredocs:
+            body = cmd.heredocs[-1]
+            text = self.sh.expanded.get(id(body), body)
+            return text if text.endswith("\n") or not text else text + "\n"
+        if cmd.stdin_from is not None:
+            return self.read_file(cmd.stdin_from)
+        return None
+
+    def input_of(self, elems: list[Elem], k: int) -> str | None:
+        """What elems[k] reads: its own redirection, or what the pure commands before it in the
+        pipeline print (None when that is not known)."""
+        cmd = elems[k].cmd
+        if cmd is None:
+            return None
+        if cmd.heredocs or cmd.stdin_from is not None:
+            return self.own_input(cmd)
+        if cmd.stdin_redirected or k == 0:
+            return None
+        from jouet_git.shell.pure import output
+
+        before = elems[k - 1].cmd
+        if before is None or id(before) in self.sh.consumers:
+            return None
+        text = output(before.argv, self.input_of(elems, k - 1), self.read_file)
+        if text is None or not self.charge(len(text)):
+            return None
+        return text
+
+    def write(self, elems: list[Elem], k: int) -> None:
+        """Remember what a pure command writes to a file, for a later `bash FILE` to read."""
+        from jouet_git.shell.pure import output
+
+        cmd = elems[k].cmd
+        assert cmd is not None and cmd.stdout_to is not None
+        text = output(cmd.argv, self.input_of(elems, k), self.read_file)
+        if text is None or not self.charge(len(text)):
+            return
+        targets = [cmd.stdout_to]
+        if cmd.program == "tee":
+            targets += [a for a in cmd.argv[1:] if not a.startswith("-")]
+        for target in targets:
+            key = self.file_key(target)
+            if key is not None:
+                self.sh.files[key] = text
+
+    def feed(self, elems: list[Elem], k: int, info: Consumer) -> None:
+        """Give a command that runs what it reads the input it is known to get."""
+        kind, key, how = info
+        cmd = elems[k].cmd
+        assert cmd is not None
+        text = self.input_of(elems, k)
+        if text is None:
+            return
+        if kind == "xargs":
+            assert how is not None
+            self.fill_xargs(cmd, key, how, text)
+        elif kind == "shell":
+            kids = self.sub(text, captured=cmd.captured, spans=False, base=0, pmap=None, prefix=key,
+                            seq=cmd.seq, chain=[*cmd.via, cmd.program])
+            self.adopt(cmd, kids)
+
+    def fill_xargs(self, cmd: Command, key: tuple[int, ...], how: XargsHow, text: str) -> None:
+        """Put the arguments xargs reads into the command it runs; each further command xargs
+        would make of its input is read as a nested command."""
+        replace, split, per, by_lines = how
+        if split == "blank":
+            items = split_string(text)
+            lines = [split_string(line) for line in text.split("\n") if line.strip()] if by_lines else []
+        elif split == "line":
+            items = [line.lstrip(" \t") for line in text.split("\n") if line.strip(" \t")]
+            lines = [[item] for item in items]
+        else:
+            sep = "\0" if split == "nul" else split
+            items = text.split(sep)
+            if items and items[-1] in ("", "\n"):
+                items.pop()
+            lines = [[item] for item in items]
+        chunks: list[list[str]]
+        if replace is not None:
+            chunks = [[item] for item in items]
+        elif by_lines:
+            step = per or 1
+            chunks = [[w for line in lines[j : j + step] for w in line] for j in range(0, len(lines), step)]
+        elif per:
+            chunks = [items[j : j + per] for j in range(0, len(items), per)]
+        else:
+            chunks = [items]
+        template = list(cmd.argv)
+        for n, chunk in enumerate(chunks[:MAX_XARGS]):
+            if replace is not None:
+                argv = [w.replace(replace, chunk[0]) for w in template]
+            else:
+                argv = template + chunk
+            if not self.charge(sum(len(w) + 1 for w in argv)):
+                return
+            if n == 0:
+                target = cmd
+                cmd.argv = argv
+                self.drop(cmd)
+            else:
+                target = Command(argv, argv, "", [], list(cmd.via), None, cmd.stdout_to,
+                                 cmd.stdin_redirected, dict(cmd.env), None, None, True, "", "",
+                                 cmd.background, cmd.captured)
+                target.scope = cmd.scope
+                target.seq = cmd.seq
+                self.sh.nested.append(((*key, n), target))
+                self.adopt(cmd, [target])
+            target.program = program_name(argv[0]) if argv else ""
+            target.line = " ".join(argv)
+            target.text = target.line[:80]
+            target.stdin_args = False
+            if target.program in SHELLS or target.program in _FOLLOW:
+                self.follow(target, None, (*key, n), None, -1)
+
+    def drop(self, cmd: Command) -> None:
+        """Forget the commands read from what cmd ran before its arguments were filled in."""
+        sh = self.sh
+        kids = sh.children.pop(id(cmd), None)
+        while kids:
+            more: list[Command] = []
+            for kid in kids:
+                sh.dropped.add(id(kid))
+                more.extend(sh.children.pop(id(kid), ()))
+            kids = more
+
+    def find_exec(self, cmd: Command, key: tuple[int, ...]) -> None:
+        from jouet_git.shell.runners import find_execs
+
+        for k, (words, filled) in enumerate(find_execs(cmd.argv)):
+            self.derive(cmd, words, (*key, k), filled)
+
+    def fd_exec(self, cmd: Command, key: tuple[int, ...]) -> None:
+        from jouet_git.shell.runners import fd_execs
+
+        for k, words in enumerate(fd_execs(cmd.argv)):
+            self.derive(cmd, words, (*key, k), True)
+
+    def parallel(self, cmd: Command, key: tuple[int, ...]) -> None:
+        from jouet_git.shell.runners import parallel_scripts
+
+        got = parallel_scripts(cmd.argv)
+        if got is None:
+            return
+        scripts, unknown = got
+        for k, script in enumerate(scripts):
+            kids = self.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None,
+                            prefix=(*key, k), seq=cmd.seq, chain=[*cmd.via, cmd.program])
+            if unknown:
+                for kid in kids:
+                    kid.stdin_args = True
+            self.adopt(cmd, kids)
+
+
+_FOLLOW: dict[str, Callable[[Reader, Command, tuple[int, ...]], None]] = {
+    "source": Reader.source,
+    ".": Reader.source,
+    "at": Reader.at_job,
+    "batch": Reader.at_job,
+    "find": Reader.find_exec,
+    "gfind": Reader.find_exec,
+    "fd": Reader.fd_exec,
+    "fdfind": Reader.fd_exec,
+    "parallel": Reader.parallel,
+}
 
 
 def _rejoin(text: str) -> str:

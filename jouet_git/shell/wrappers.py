@@ -1,27 +1,36 @@
-"""Looking through wrapper commands (env, sudo, timeout, ...) to the program that actually runs.
+"""Looking through programs that run other programs (env, sudo, timeout, xargs, flock, ...) to the
+program that actually runs.
 
 `unwrap(words)` gives the argv a rule matches on and the wrappers it passed, outermost first, by
 basename. A wrapper that has nothing to run (a bare `env`, `sudo -l`, `command -v git`) is itself
-the program. `shell_script(argv)` finds the script of a `sh -c` / `bash -lc` style call, which the
-reader then reads as commands of their own.
+the program. Some wrappers run a shell script rather than an argv (`su -c SCRIPT`, `watch CMD...`,
+`flock FILE -c SCRIPT`): unwrapping stops at them and says which script, for the reader to read as
+commands of their own, as it does for `sh -c` (`shell_script(argv)`). xargs supplies arguments
+read from its input, which are unknown here: unwrapping says so (`stdin_args`).
 
 On the hook path: imports nothing beyond what the reader already has.
 """
 
 from __future__ import annotations
 
-from jouet_git.shell.jouetcmd import RUNNERS
+from jouet_git.shell import jouetcmd
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     # (index of the first word after the options, the options seen as (name, value) pairs), or
     # None when the options are malformed (a value is missing).
     Options = tuple[int, list[tuple[str, str | None]]]
-    # A wrapper handler: (words, index of the wrapper word) -> (words, index of what it runs,
-    # assignments it makes), or None when the wrapper runs nothing and is the program itself.
-    Handler = Callable[[list[str], int], "tuple[list[str], int, dict[str, str]] | None"]
+    # A wrapper handler: (words, index of the wrapper word, what unwrapping found so far) ->
+    # (words, index of what it runs), or None when the wrapper is the program itself (it runs
+    # nothing of these words, or it runs a script it has put in found.script).
+    Handler = Callable[[list[str], int, "Unwrapped"], "tuple[list[str], int] | None"]
+    # (words, index of what the wrapper runs)
+    Step = tuple[list[str], int]
+    # How xargs makes commands of its input: the -I string, how it splits (blank, line, nul or a
+    # delimiter), how many items (or lines, when the flag is set) go to each command (0: all).
+    XargsHow = tuple[str | None, str, int, bool]
 
 
 def program_name(word: str) -> str:
@@ -35,13 +44,15 @@ def program_name(word: str) -> str:
 
 
 def _options(
-    words: list[str], i: int, short_values: str = "", long_values: frozenset[str] = frozenset()
+    words: list[str], i: int, short_values: str = "", long_values: frozenset[str] = frozenset(),
+    optional: str = "",
 ) -> Options | None:
     """Read getopt-style options from words[i:] up to the first operand (or past `--`).
 
     short_values: the letters that take a value (`-u root`, `-uroot`); long_values: the long names
-    (without dashes) that take one (`--user root`, `--user=root`). Returns None when the last option
-    needs a value that is not there.
+    (without dashes) that take one (`--user root`, `--user=root`); optional: the letters whose value,
+    if any, is attached (`-i{}`, `-l`). Returns None when the last option needs a value that is not
+    there.
     """
     seen: list[tuple[str, str | None]] = []
     n = len(words)
@@ -67,6 +78,9 @@ def _options(
         k = 1
         while k < len(word):
             letter = word[k]
+            if letter in optional:
+                seen.append((letter, word[k + 1 :]))
+                break
             if letter in short_values:
                 if k + 1 < len(word):
                     seen.append((letter, word[k + 1 :]))
@@ -139,9 +153,36 @@ def split_string(text: str) -> list[str]:
 
 
 _ENV_LONG = frozenset({"unset", "chdir", "split-string"})
+_ASKS = frozenset({"help", "version"})
+
+class Unwrapped:
+    """What unwrapping a command's words found.
+
+    argv, via, env and offset as unwrap_full returns them. stdin_args: a wrapper adds arguments it
+    reads at run time (xargs), so argv does not show them all. xargs: how the innermost xargs
+    splits its input and the string it replaces (for the reader to fill in known input).
+    script: the shell script the wrapper at argv[0] runs (su -c, watch, flock -c, ...).
+    """
+
+    __slots__ = ("argv", "env", "offset", "script", "stdin_args", "via", "xargs")
+
+    def __init__(self) -> None:
+        self.argv: list[str] = []
+        self.via: list[str] = []
+        self.env: dict[str, str] | None = None
+        self.offset = 0
+        self.stdin_args = False
+        self.xargs: XargsHow | None = None
+        self.script: str | None = None
+
+    def assign(self, made: dict[str, str]) -> None:
+        if made:
+            if self.env is None:
+                self.env = {}
+            self.env.update(made)
 
 
-def _env(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
+def _env(words: list[str], i: int, u: Unwrapped) -> Step | None:
     env: dict[str, str] = {}
     i += 1
     while True:
@@ -166,7 +207,8 @@ def _env(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | No
     i = _assignments(words, i, env)
     if i >= len(words):
         return None
-    return words, i, env
+    u.assign(env)
+    return words, i
 
 
 _SUDO_VALUES = "ugCDhprtUTR"
@@ -179,7 +221,7 @@ _SUDO_ASKS = frozenset({"e", "l", "V", "v", "K", "edit", "list", "validate", "ve
                         "remove-timestamp"})
 
 
-def _sudo(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
+def _sudo(words: list[str], i: int, u: Unwrapped) -> Step | None:
     got = _options(words, i + 1, _SUDO_VALUES, _SUDO_LONG)
     if got is None:
         return None
@@ -188,53 +230,21 @@ def _sudo(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | N
         return None
     env: dict[str, str] = {}
     i = _assignments(words, i, env)
-    return words, i, env
+    u.assign(env)
+    return words, i
 
 
-def _doas(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
+def _doas(words: list[str], i: int, u: Unwrapped) -> Step | None:
     got = _options(words, i + 1, "uaC")
     if got is None:
         return None
     i, seen = got
     if any(name in ("C", "L") for name, _ in seen):
         return None
-    return words, i, {}
+    return words, i
 
 
-_TIMEOUT_LONG = frozenset({"signal", "kill-after"})
-
-
-def _timeout(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
-    got = _options(words, i + 1, "sk", _TIMEOUT_LONG)
-    if got is None:
-        return None
-    i, seen = got
-    if any(name in ("help", "version") for name, _ in seen):
-        return None
-    return words, i + 1, {}  # past the duration
-
-
-def _nice(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
-    got = _options(words, i + 1, "n", frozenset({"adjustment"}))
-    if got is None:
-        return None
-    i, seen = got
-    if any(name in ("help", "version") for name, _ in seen):
-        return None
-    return words, i, {}
-
-
-def _time(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
-    got = _options(words, i + 1, "fo", frozenset({"format", "output"}))
-    if got is None:
-        return None
-    i, seen = got
-    if any(name in ("help", "version") for name, _ in seen):
-        return None
-    return words, i, {}
-
-
-def _command(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
+def _command(words: list[str], i: int, u: Unwrapped) -> Step | None:
     got = _options(words, i + 1)
     if got is None:
         return None
@@ -242,41 +252,19 @@ def _command(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] 
     # `command -v git` and `-V` only say what git is; nothing runs.
     if any(name in ("v", "V") for name, _ in seen):
         return None
-    return words, i, {}
+    return words, i
 
 
-def _builtin(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
+def _builtin(words: list[str], i: int, u: Unwrapped) -> Step | None:
     i += 1
     if i < len(words) and words[i] == "--":
         i += 1
-    return words, i, {}
+    return words, i
 
 
-def _exec(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
-    got = _options(words, i + 1, "a")
-    if got is None:
-        return None
-    return words, got[0], {}
-
-
-def _plain(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
-    """A wrapper whose options take no values (nohup, rtk): skip them."""
-    got = _options(words, i + 1)
-    if got is None:
-        return None
-    i, seen = got
-    if any(name in ("help", "version") for name, _ in seen):
-        return None
-    return words, i, {}
-
-
-_MISE_GLOBAL_VALUES = "CEj"
-_MISE_GLOBAL_LONG = frozenset({"cd", "env", "jobs", "profile"})
-
-
-def _mise(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | None:
+def _mise(words: list[str], i: int, u: Unwrapped) -> Step | None:
     """`mise x TOOL... -- CMD` and `mise exec ...`; any other mise subcommand is mise itself."""
-    got = _options(words, i + 1, _MISE_GLOBAL_VALUES, _MISE_GLOBAL_LONG)
+    got = _options(words, i + 1, "CEj", frozenset({"cd", "env", "jobs", "profile"}))
     if got is None:
         return None
     i = got[0]
@@ -286,34 +274,444 @@ def _mise(words: list[str], i: int) -> tuple[list[str], int, dict[str, str]] | N
         dash = words.index("--", i + 1)
     except ValueError:
         return None  # without `--`, mise exec starts a shell: nothing of these words runs
-    return words, dash + 1, {}
+    return words, dash + 1
 
+
+def _spec(
+    values: str = "",
+    long_values: Iterable[str] = (),
+    optional: str = "",
+    stops: Iterable[str] = (),
+    operands: int = 0,
+    sub: Iterable[str] = (),
+    scripts: Iterable[str] = (),
+    dashdash: bool = False,
+) -> Handler:
+    """A handler for a wrapper of the common shape: [SUBCOMMAND] options, OPERANDS fixed operands,
+    then the command (only after `--` with dashdash).
+
+    stops: options after which the wrapper runs no command (help, a process id to act on...).
+    scripts: options whose value is a shell script the wrapper runs (`--command 'git status'`).
+    """
+    lvalues = frozenset(long_values)
+    stop = _ASKS | frozenset(stops)
+    script_opts = frozenset(scripts)
+    subs = frozenset(sub)
+
+    def handler(words: list[str], i: int, u: Unwrapped) -> Step | None:
+        i += 1
+        if subs:
+            if i >= len(words) or words[i] not in subs:
+                return None
+            i += 1
+        got = _options(words, i, values, lvalues, optional)
+        if got is None:
+            return None
+        i, seen = got
+        for name, value in seen:
+            if name in stop:
+                return None
+            if name in script_opts and value is not None:
+                u.script = value
+                return None
+        dashed = i > 0 and words[i - 1] == "--"
+        i += operands
+        if dashdash and not dashed:
+            if "--" not in words[i - operands :]:
+                return None
+            i = words.index("--", i - operands) + 1
+        elif operands and i < len(words) and words[i] == "--":
+            i += 1
+        return words, i
+
+    return handler
+
+
+_XARGS_LONG = frozenset({
+    "arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var",
+})
+
+
+def _xargs(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """xargs [OPTIONS] [COMMAND [ARGS]]: COMMAND runs with arguments read from its input (or a
+    file with -a), appended or put in place of the -I string. Without a command it runs echo."""
+    got = _options(words, i + 1, "aEdILnPsJR", _XARGS_LONG, "eil")
+    if got is None:
+        return None
+    i, seen = got
+    replace: str | None = None
+    split = "blank"
+    per = 0
+    by_lines = False
+    for name, value in seen:
+        if name in ("help", "version"):
+            return None
+        if name in ("I", "J", "i", "replace"):
+            replace = value or "{}"
+            split = "line"
+        elif name in ("0", "null"):
+            split = "nul"
+        elif name in ("d", "delimiter") and value:
+            split = _delimiter(value)
+        elif name in ("n", "max-args"):
+            per = _count(value)
+            by_lines = False
+        elif name in ("L", "l", "max-lines"):
+            per = _count(value)
+            by_lines = True
+    u.stdin_args = True
+    u.xargs = (replace, split, per, by_lines)
+    if i >= len(words):
+        # A bare xargs runs echo with its input as arguments.
+        return [*words, "echo"], len(words)
+    return words, i
+
+
+def _count(value: str | None) -> int:
+    return int(value) if value and value.isdigit() and len(value) < 7 else 1
+
+
+def _delimiter(value: str) -> str:
+    """The one character an xargs -d value names (`\\n`, `\\t`, `\\x2c`, `,`)."""
+    if len(value) >= 2 and value[0] == "\\":
+        named = {"n": "\n", "t": "\t", "0": "\0", "r": "\r", "\\": "\\", "a": "\a", "b": "\b",
+                 "f": "\f", "v": "\v"}
+        if value[1] in named and len(value) == 2:
+            return named[value[1]]
+        if value[1] == "x" and len(value) > 2:
+            try:
+                return chr(int(value[2:], 16))
+            except ValueError:
+                return "\n"
+        if value[1:].isdigit():
+            try:
+                return chr(int(value[1:], 8))
+            except ValueError:
+                return "\n"
+    return value[0]
+
+
+def _flock(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """flock [OPTIONS] FILE COMMAND [ARGS], flock [OPTIONS] FILE -c SCRIPT; flock FD runs nothing."""
+    got = _options(words, i + 1, "wE", frozenset({"timeout", "conflict-exit-code"}))
+    if got is None:
+        return None
+    i, seen = got
+    if any(name in _ASKS for name, _ in seen):
+        return None
+    i += 1  # the lock file
+    if i < len(words) and words[i] in ("-c", "--command"):
+        if i + 1 < len(words):
+            u.script = words[i + 1]
+        return None
+    return words, i
+
+
+def _watch(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """watch [OPTIONS] COMMAND...: the words are joined and run by `sh -c`, or run as they are with
+    -x (--exec)."""
+    got = _options(words, i + 1, "nq", frozenset({"interval", "equexit"}), "d")
+    if got is None:
+        return None
+    i, seen = got
+    names = {name for name, _ in seen}
+    if names & _ASKS or i >= len(words):
+        return None
+    if names & {"x", "exec"}:
+        return words, i
+    u.script = " ".join(words[i:])
+    return None
+
+
+_SU_LONG = frozenset({
+    "command", "session-command", "shell", "group", "supp-group", "whitelist-environment", "user",
+})
+
+
+def _su(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """su [OPTIONS] [-] [USER [ARGS]]: options may come anywhere; -c SCRIPT is what runs. runuser
+    is su's twin, and with -u USER runs the command given as its words."""
+    runuser = program_name(words[i]) == "runuser"
+    n = len(words)
+    j = i + 1
+    script: str | None = None
+    user_opt = False
+    while j < n:
+        got = _options(words, j, "csgGwu", _SU_LONG)
+        if got is None:
+            return None
+        k, seen = got
+        for name, value in seen:
+            if name in _ASKS:
+                return None
+            if name in ("c", "command", "session-command"):
+                script = value
+            elif name in ("u", "user"):
+                user_opt = True
+        dashed = k > j and words[k - 1] == "--"
+        j = k
+        if j >= n:
+            break
+        if runuser and user_opt and script is None:
+            return words, j
+        if dashed:
+            break
+        j += 1  # an operand: the user, or an argument for the user's shell
+    if script is not None:
+        u.script = script
+    return None
+
+
+def _sg(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """sg [-] GROUP [-c] COMMAND: COMMAND is a script for /bin/sh."""
+    j = i + 1
+    if j < len(words) and words[j] == "-":
+        j += 1
+    j += 1  # the group
+    if j < len(words) and words[j] == "-c":
+        j += 1
+    if j < len(words):
+        u.script = " ".join(words[j:])
+    return None
+
+
+def _script(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """script [OPTIONS] [FILE]: -c COMMAND is a script run by the shell; without it, script starts an
+    interactive shell, which runs nothing of these words."""
+    got = _options(words, i + 1, "cEIOBTm", frozenset({
+        "command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format",
+        "output-limit",
+    }), "t")
+    if got is None:
+        return None
+    for name, value in got[1]:
+        if name in ("c", "command") and value is not None:
+            u.script = value
+    return None
+
+
+def _busybox(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """busybox APPLET ARGS runs the applet (sh, git's neighbours...)."""
+    if i + 1 < len(words) and not words[i + 1].startswith("-"):
+        return words, i + 1
+    return None
+
+
+def _nix(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """`nix develop -c CMD`, `nix shell PKGS -c CMD`, `nix-shell --run SCRIPT` (or --command)."""
+    rest = words[i + 1 :]
+    if program_name(words[i]) == "nix-shell":
+        for k, word in enumerate(rest):
+            if word in ("--run", "--command") and k + 1 < len(rest):
+                u.script = rest[k + 1]
+                return None
+        return None
+    for k, word in enumerate(rest):
+        if word in ("-c", "--command"):
+            return (words, i + 2 + k) if i + 2 + k < len(words) else None
+    return None
+
+
+def _hyperfine(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """hyperfine [OPTIONS] COMMAND...: each command, and the setup, prepare and cleanup ones, is a
+    shell script."""
+    scripts: list[str] = []
+    values = {"w": 1, "m": 1, "M": 1, "r": 1, "P": 3, "D": 1, "L": 2, "S": 1, "u": 1, "n": 1,
+              "warmup": 1, "min-runs": 1, "max-runs": 1, "runs": 1, "parameter-scan": 3,
+              "parameter-step-size": 1, "parameter-list": 2, "shell": 1, "time-unit": 1,
+              "command-name": 1, "style": 1, "export-asciidoc": 1, "export-csv": 1,
+              "export-json": 1, "export-markdown": 1, "export-orgmode": 1, "output": 1,
+              "sort": 1, "reference": 1}
+    script_opts = {"s", "p", "c", "setup", "prepare", "cleanup", "conclude", "reference"}
+    j = i + 1
+    n = len(words)
+    while j < n:
+        word = words[j]
+        if word.startswith("-") and len(word) > 1:
+            name, eq, value = word.lstrip("-").partition("=")
+            if not word.startswith("--") and len(name) > 1:
+                name, value, eq = name[0], name[1:], "="
+            if name in script_opts:
+                if eq:
+                    scripts.append(value)
+                    j += 1
+                elif j + 1 < n:
+                    scripts.append(words[j + 1])
+                    j += 2
+                else:
+                    j += 1
+                continue
+            j += 1 + (0 if eq else values.get(name, 0))
+            continue
+        scripts.append(word)
+        j += 1
+    if scripts:
+        u.script = "\n".join(scripts)
+    return None
+
+
+_TMUX_VALUES = {
+    "new-session": "ceFfnstxy", "new": "ceFfnstxy", "new-window": "ceFnt", "neww": "ceFnt",
+    "split-window": "celFpt", "splitw": "celFpt", "respawn-pane": "cet", "respawnp": "cet",
+    "respawn-window": "cet", "respawnw": "cet", "run-shell": "dt", "run": "dt",
+}
+
+
+def _tmux(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    """tmux -c SCRIPT; tmux new-session/new-window/split-window/respawn-pane/run-shell [OPTIONS]
+    [COMMAND...] run a shell command; send-keys types its keys into a shell (Enter or C-m ends a
+    line)."""
+    got = _options(words, i + 1, "fLSc")
+    if got is None:
+        return None
+    j, seen = got
+    for name, value in seen:
+        if name == "c" and value is not None:
+            u.script = value
+            return None
+    if j >= len(words):
+        return None
+    sub = words[j]
+    if sub in ("send-keys", "send"):
+        got = _options(words, j + 1, "tN")
+        if got is None:
+            return None
+        keys = ["\n" if word in ("Enter", "C-m", "KPEnter") else word for word in words[got[0] :]]
+        u.script = "".join(keys)
+        return None
+    values = _TMUX_VALUES.get(sub)
+    if values is None:
+        return None
+    got = _options(words, j + 1, values)
+    if got is None or got[0] >= len(words):
+        return None
+    u.script = " ".join(words[got[0] :])
+    return None
+
+
+def _time(words: list[str], i: int, u: Unwrapped) -> Step | None:
+    return _TIME(words, i, u)
+
+
+_TIME = _spec("fo", ("format", "output"))
+_PLAIN = _spec()
 
 WRAPPERS: dict[str, Handler] = {
     "env": _env,
     "sudo": _sudo,
     "doas": _doas,
-    "timeout": _timeout,
-    "nohup": _plain,
-    "nice": _nice,
+    "please": _sudo,
+    "run0": _spec("ugDh", ("user", "group", "chdir", "unit", "property", "description", "slice",
+                           "nice", "setenv", "background", "machine")),
+    "timeout": _spec("sk", ("signal", "kill-after"), operands=1),
+    "nohup": _PLAIN,
+    "nice": _spec("n", ("adjustment",)),
     "time": _time,
     "command": _command,
     "builtin": _builtin,
-    "exec": _exec,
-    "rtk": _plain,
+    "exec": _spec("a"),
+    "rtk": _PLAIN,
     "mise": _mise,
+    "xargs": _xargs,
+    "stdbuf": _spec("ioe", ("input", "output", "error")),
+    "setsid": _PLAIN,
+    "flock": _flock,
+    "ionice": _spec("cnpPu", ("class", "classdata", "pid", "pgid", "uid"),
+                    stops=("p", "P", "u", "pid", "pgid", "uid")),
+    "chrt": _spec("TPD", ("sched-runtime", "sched-period", "sched-deadline"),
+                  stops=("p", "pid", "m", "max"), operands=1),
+    "taskset": _spec(stops=("p", "pid"), operands=1),
+    "unbuffer": _PLAIN,
+    "script": _script,
+    "su": _su,
+    "runuser": _su,
+    "sg": _sg,
+    "watch": _watch,
+    "nsenter": _spec("tSGW", ("target", "setuid", "setgid", "wdns", "env"), optional="muinpUCTrw"),
+    "unshare": _spec("RwSG", ("propagation", "setgroups", "root", "wd", "setuid", "setgid",
+                              "monotonic", "boottime", "map-user", "map-group", "map-users",
+                              "map-groups"), optional="muinpUCT"),
+    "chroot": _spec("", ("userspec", "groups"), operands=1),
+    "systemd-run": _spec("upEMHsi", ("unit", "property", "setenv", "machine", "host", "description",
+                                     "slice", "uid", "gid", "nice", "working-directory",
+                                     "on-calendar", "on-active", "on-boot", "on-startup",
+                                     "on-unit-active", "on-unit-inactive", "timer-property",
+                                     "path-property", "socket-property", "service-type",
+                                     "expand-environment"), stops=("S", "shell")),
+    "strace": _spec("eoOpsSaPIbEuXU", ("output", "attach", "string-limit", "trace", "signal",
+                                       "status", "env", "user", "summary-sort-by", "columns"),
+                    stops=("p", "attach")),
+    "ltrace": _spec("eoplsnuaADxFIw", ("output", "library", "indent", "align"), stops=("p",)),
+    "valgrind": _PLAIN,
+    "pkexec": _spec("", ("user",)),
+    "gosu": _spec(operands=1),
+    "su-exec": _spec(operands=1),
+    "setuidgid": _spec(operands=1),
+    "envdir": _spec(operands=1),
+    "envuidgid": _spec(operands=1),
+    "setlock": _spec(operands=1),
+    "softlimit": _spec("mdsloafcprt"),
+    "chpst": _spec("uUbe/nlLmdopfcrt"),
+    "faketime": _spec("fp", operands=1),
+    "dumb-init": _spec("r", ("rewrite",)),
+    "tini": _spec("ep"),
+    "catchsegv": _PLAIN,
+    "eatmydata": _PLAIN,
+    "nocache": _PLAIN,
+    "fakeroot": _spec("lsib", ("lib", "faked")),
+    "chronic": _PLAIN,
+    "ifne": _PLAIN,
+    "proxychains": _spec("f"),
+    "proxychains4": _spec("f"),
+    "torsocks": _spec("uapPd", ("user", "pass", "address", "port")),
+    "xvfb-run": _spec("nsfeapw", ("server-num", "server-args", "auth-file", "error-file",
+                                  "xauth-protocol", "wait")),
+    "dbus-run-session": _spec("", ("config-file", "dbus-daemon")),
+    "caffeinate": _spec("tw"),
+    "ssh-agent": _spec("aEPtO", stops=("k", "D", "T")),
+    "sem": _spec("j", ("id", "jobs", "timeout", "semaphoretimeout", "st")),
+    "entr": _PLAIN,
+    "busybox": _busybox,
+    "toybox": _busybox,
+    "nix": _nix,
+    "nix-shell": _nix,
+    "hyperfine": _hyperfine,
+    "tmux": _tmux,
+    "uv": _spec("pw", ("with", "with-editable", "with-requirements", "python", "directory",
+                       "project", "package", "extra", "group", "only-group", "no-group",
+                       "env-file", "index", "default-index", "index-url", "extra-index-url",
+                       "find-links", "cache-dir", "config-file", "color", "allow-insecure-host"),
+                sub=("run",)),
+    "poetry": _spec("C", ("directory", "project"), sub=("run",)),
+    "pipenv": _spec(sub=("run",)),
+    "pdm": _spec(sub=("run",)),
+    "rye": _spec(sub=("run",)),
+    "bundle": _spec("", ("gemfile",), sub=("exec",)),
+    "pnpm": _spec("C", ("dir", "filter"), sub=("exec",)),
+    "yarn": _spec(sub=("exec",)),
+    "conda": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
+    "mamba": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
+    "micromamba": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
+    "direnv": _spec(sub=("exec",), operands=1),
+    "asdf": _spec(sub=("exec",)),
+    "rbenv": _spec(sub=("exec",)),
+    "pyenv": _spec(sub=("exec",)),
+    "nodenv": _spec(sub=("exec",)),
+    "aws-vault": _spec("d", ("duration", "region", "mfa-token", "prompt", "backend"), sub=("exec",),
+                       operands=1),
+    "op": _spec("", ("env-file", "account", "config"), sub=("run",), dashdash=True),
+    "doppler": _spec("pc", ("project", "config", "token", "scope", "command", "name-transformer",
+                            "mount", "mount-format", "fallback", "config-dir"), sub=("run",),
+                     scripts=("command",)),
 }
 # jouet under its other names (python -m jouet_git, uvx jouet-git, ...): see shell/jouetcmd.py.
-WRAPPERS.update(RUNNERS)
+jouetcmd.register(WRAPPERS)
 
 
-def unwrap_full(words: list[str]) -> tuple[list[str], list[str], dict[str, str] | None, int]:
-    """(argv, via, assignments the wrappers made or None, index of argv[0] in words or -1).
-
-    The index is -1 when argv is not a tail of words (env -S splits a string into new words).
-    """
-    via: list[str] = []
-    env: dict[str, str] | None = None
+def unwrap_more(words: list[str]) -> Unwrapped:
+    """Everything unwrapping words finds (see Unwrapped)."""
+    u = Unwrapped()
+    via = u.via
     i = 0
     split = False
     while i < len(words):
@@ -321,21 +719,31 @@ def unwrap_full(words: list[str]) -> tuple[list[str], list[str], dict[str, str] 
         handler = WRAPPERS.get(name)
         if handler is None:
             break
-        got = handler(words, i)
-        if got is None or got[1] >= len(words):
+        got = handler(words, i, u)
+        if got is None:
             break
-        new_words, i, made = got
+        new_words, j = got
+        if j >= len(new_words):
+            break
         if new_words is not words:
             words = new_words
             split = True
+        i = j
         via.append(name)
-        if made:
-            if env is None:
-                env = {}
-            env.update(made)
-    if not via:
-        return words, via, None, 0
-    return words[i:], via, env, -1 if split else i
+    u.argv = words[i:] if via else words
+    if u.script is not None and i < len(words):
+        u.argv = words[i:]
+    u.offset = -1 if split else i
+    return u
+
+
+def unwrap_full(words: list[str]) -> tuple[list[str], list[str], dict[str, str] | None, int]:
+    """(argv, via, assignments the wrappers made or None, index of argv[0] in words or -1).
+
+    The index is -1 when argv is not a tail of words (env -S splits a string into new words).
+    """
+    u = unwrap_more(words)
+    return u.argv, u.via, u.env, u.offset
 
 
 def unwrap(words: list[str]) -> tuple[list[str], list[str]]:
@@ -348,17 +756,23 @@ def unwrap(words: list[str]) -> tuple[list[str], list[str]]:
     return argv, via
 
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"})
-_SHELL_LONG_VALUES = frozenset({"rcfile", "init-file"})
+SHELLS = frozenset({
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "posh", "oksh", "loksh", "rbash",
+    "fish", "tcsh", "csh", "bosh", "ksh93",
+})
+_SHELL_LONG_VALUES = frozenset({"rcfile", "init-file", "init-command"})
 
 
-def shell_script(argv: list[str]) -> tuple[str, int] | None:
-    """The script a `sh -c SCRIPT` style argv runs and its index in argv, or None.
+def shell_mode(argv: list[str]) -> tuple[str, int]:
+    """Where a shell's argv says its script comes from: ("c", index of the script), ("file", index
+    of the script file), ("stdin", -1) when it reads its script from its input (-s, or no operand),
+    or ("none", -1) when it runs none (--help, -c without a script).
 
     Reads the shell's options the way bash does: `-c` anywhere in a cluster (`-lc`, `-euc`), `-o`
     and `-O` taking a value (`-euo pipefail -c ...`), and the script as the first operand.
     """
     c_seen = False
+    s_seen = False
     i = 1
     n = len(argv)
     while i < n:
@@ -369,7 +783,14 @@ def shell_script(argv: list[str]) -> tuple[str, int] | None:
         if len(word) < 2 or word[0] not in "-+":
             break
         if word.startswith("--"):
-            if word[2:] in _SHELL_LONG_VALUES:
+            name, eq, _ = word[2:].partition("=")
+            if name in ("help", "version"):
+                return "none", -1
+            if name == "command":  # fish, tcsh
+                if eq:
+                    return "c", i  # the script is in this word, after the =
+                return ("c", i + 1) if i + 1 < n else ("none", -1)
+            if name in _SHELL_LONG_VALUES and not eq:
                 i += 1
             i += 1
             continue
@@ -377,9 +798,68 @@ def shell_script(argv: list[str]) -> tuple[str, int] | None:
         for letter in word[1:]:
             if letter == "c":
                 c_seen = True
+            elif letter == "s":
+                s_seen = True
             elif letter in "oO":
                 takes += 1
         i += 1 + takes
-    if c_seen and i < n:
-        return argv[i], i
+    if c_seen:
+        return ("c", i) if i < n else ("none", -1)
+    if s_seen or i >= n:
+        return "stdin", -1
+    return "file", i
+
+
+def shell_script(argv: list[str]) -> tuple[str, int] | None:
+    """The script a `sh -c SCRIPT` style argv runs and its index in argv, or None."""
+    mode, i = shell_mode(argv)
+    if mode != "c":
+        return None
+    if argv[i].startswith("--command=") and i > 0 and argv[i - 1] != "--command":
+        return argv[i].partition("=")[2], i
+    return argv[i], i
+
+
+# Programs that run a script given as arguments in another shell language: PowerShell (pwsh,
+# powershell; and, inside PowerShell, Invoke-Expression), and cmd. Their script is read as a POSIX
+# shell reads it, which is right for the commands the rules look at (a git push reads the same).
+OTHER_SHELLS = frozenset({"pwsh", "powershell", "cmd", "Invoke-Expression", "iex", "invoke-expression"})
+
+
+def other_shell_script(program: str, argv: list[str]) -> str | None:
+    """The script PROGRAM (one of OTHER_SHELLS) runs, from its ARGV, or None."""
+    if program in ("pwsh", "powershell"):
+        return _powershell_script(argv)
+    if program == "cmd":
+        for i, word in enumerate(argv[1:], 1):
+            if word.lower() in ("/c", "/k", "/r"):
+                return " ".join(argv[i + 1:]) if i + 1 < len(argv) else None
+        return None
+    if program in OTHER_SHELLS:  # Invoke-Expression [-Command] SCRIPT
+        i = 2 if len(argv) > 2 and argv[1].lower() == "-command" else 1
+        return " ".join(argv[i:]) if i < len(argv) else None
+    return None
+
+
+def _powershell_script(argv: list[str]) -> str | None:
+    """`pwsh -Command SCRIPT...` (any unambiguous prefix of -Command, -c), the rest of the words
+    being the script; `-EncodedCommand B64` (-e, -ec, -enc...), base64 of UTF-16LE text."""
+    for i, word in enumerate(argv[1:], 1):
+        if len(word) < 2 or word[0] not in "-/":
+            continue  # another parameter's value (-ExecutionPolicy Bypass)
+        name = word[1:].lower()
+        if name in ("f", "fi", "fil") or (len(name) >= 3 and "file".startswith(name)):
+            return None  # a script file: nothing to read here
+        if name in ("c", "co", "com") or (len(name) >= 3 and "command".startswith(name)):
+            return " ".join(argv[i + 1:]) if i + 1 < len(argv) else None
+        if name in ("e", "ec", "en", "enc") or (len(name) >= 2 and "encodedcommand".startswith(name)):
+            if i + 1 >= len(argv):
+                return None
+            import base64
+            import binascii
+
+            try:
+                return base64.b64decode(argv[i + 1], validate=False).decode("utf-16-le")
+            except (binascii.Error, ValueError):
+                return None
     return None

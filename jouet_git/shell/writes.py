@@ -131,7 +131,7 @@ class _Adder:
 
     def __call__(self, path: str, how: str, removes: bool = False, base: object = _HERE,
                  key: str | None = None) -> None:
-        if not path:
+        if not path or path == "{}":  # find -exec's placeholder: find's own starting points count instead
             return
         where = self.base if base is _HERE else base
         full, lost = join(where if isinstance(where, (str, bool)) else None, path)

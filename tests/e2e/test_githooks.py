@@ -89,9 +89,10 @@ def test_an_agent_cannot_set_jouet_allow(tmp_path: Path) -> None:
 
 def test_every_ref_of_a_multi_ref_push_is_checked(pushed: tuple[Path, Path]) -> None:
     repo, remote = pushed
+    rewrite_history(repo)
+    # Made after the rewrite: nothing here keeps the remote's old main, so +main drops it.
     git(repo, "branch", "feature")
     git(repo, "tag", "v1")
-    rewrite_history(repo)
     proc = plain(repo, "git", "push", "origin", "feature", "v1", "+main")
     assert proc.returncode != 0
     assert "[jouet rule: force-push]" in proc.stderr

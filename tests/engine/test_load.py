@@ -120,7 +120,7 @@ def test_a_table_outside_rule_breaks_the_file_with_every_error() -> None:
     assert rule.error.splitlines() == [
         "/tmp/r.toml:12: unknown top-level table `examples`: `examples` belongs to a rule: write [rule.examples] "
         "below its [[rule]] (or examples = ... in it)",
-        "/tmp/r.toml:5: `mode` must be \"warn\" or \"deny\", not 'block'",
+        "/tmp/r.toml:5: `mode` must be \"warn\", \"deny\" or \"ask\", not 'block'",
     ]
 
 
@@ -129,7 +129,7 @@ def test_a_table_outside_rule_breaks_the_file_with_every_error() -> None:
     [
         (('name = "no-rm-rf"', 'name = "No_RM"'), "invalid name 'No_RM'"),
         (('name = "no-rm-rf"', f'name = "{"a" * 65}"'), "up to 64 characters"),
-        (('mode = "warn"', 'mode = "block"'), '`mode` must be "warn" or "deny"'),
+        (('mode = "warn"', 'mode = "block"'), '`mode` must be "warn", "deny" or "ask"'),
         (('flags = ["-r", "-R", "--recursive"]', 'flags = ["-rf"]'), "cluster '-rf'"),
         (('flags = ["-r", "-R", "--recursive"]', 'flags = ["--force=yes"]'), "without its value"),
         (('command = "rm"', 'tool = "Edit"'), "`flags` is about a command and needs `command`"),

@@ -93,7 +93,9 @@ def test_a_git_hook_denial_is_coloured_on_a_terminal_only(tmp_path: Path) -> Non
     git(repo, "remote", "add", "origin", str(remote))
     git(repo, "push", "-q", "origin", "main")
     run_jouet("setup", "git", cwd=repo, check=True)
-    git(repo, "commit", "-q", "--amend", "-m", "rewritten")
+    # A rewrite that drops the pushed content (a message-only amend keeps the same patch: not forced).
+    (repo / "README.md").write_text("rewritten\n")
+    git(repo, "commit", "-q", "-a", "--amend", "-m", "rewritten")
 
     def push(**env: str) -> str:
         proc = subprocess.run(["git", "push", "-q", "-f", "origin", "main"], cwd=repo, capture_output=True,

@@ -253,3 +253,43 @@ def test_git_runs_read_only_without_optional_locks(pushing: Pushing, monkeypatch
     seen.clear()
     pre_push_calls("origin", "u", f"refs/heads/x {new} refs/heads/x {ZERO}\n", str(pushing.repo))
     assert seen == []
+
+
+# -- a non-fast-forward update is forced only when it drops commits kept nowhere else -----------------
+
+
+def test_pushing_a_rebased_branch_is_not_forced(pushing: Pushing) -> None:
+    commit(pushing.repo, "base.txt")
+    pushing.land("origin", "main")
+    git(pushing.repo, "checkout", "-qb", "feature")
+    commit(pushing.repo, "mine.txt")
+    pushing.land("-u", "origin", "feature")
+    git(pushing.repo, "checkout", "-q", "main")
+    commit(pushing.repo, "more.txt")
+    pushing.land("origin", "main")
+    git(pushing.repo, "checkout", "-q", "feature")
+    git(pushing.repo, "rebase", "-q", "main")
+    # The remote's feature commit has a rewritten copy (the same patch) in what is pushed.
+    [ref] = pushing.push("--force-with-lease", "origin", "feature")
+    assert not ref.forced
+    assert ref.call.command == "git push origin refs/heads/feature:refs/heads/feature"
+
+
+def test_pushing_over_a_commit_kept_on_another_branch_is_not_forced(pushing: Pushing) -> None:
+    commit(pushing.repo, "one.txt")
+    pushing.land("origin", "main")
+    git(pushing.repo, "branch", "keep")
+    git(pushing.repo, "reset", "-q", "--hard", "HEAD~1")
+    commit(pushing.repo, "other.txt")
+    [ref] = pushing.push("--force", "origin", "main")
+    assert not ref.forced
+
+
+def test_pushing_over_a_dropped_commit_is_forced(pushing: Pushing) -> None:
+    commit(pushing.repo, "one.txt")
+    pushing.land("origin", "main")
+    git(pushing.repo, "reset", "-q", "--hard", "HEAD~1")
+    commit(pushing.repo, "other.txt")
+    # Only the remote-tracking ref (which the push moves) and the reflog still have it.
+    [ref] = pushing.push("--force-with-lease", "origin", "main")
+    assert ref.forced

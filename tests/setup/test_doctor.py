@@ -90,3 +90,45 @@ def test_untrusted_repository_rules_are_warned_about(tmp_path: Path) -> None:
     _, out = doctor(repo)
     trust = check(out, "repository rules")
     assert trust["status"] == "warn" and "jouet trust" in trust["fix"]
+
+
+HARNESSES = ("claude", "codex", "cursor", "gemini", "copilot", "windsurf", "cline", "amp")
+
+
+def test_every_harness_answers_its_probe_as_no_objection(tmp_path: Path) -> None:
+    """The probe is each harness's own payload for a harmless call, and the answer must be what that
+    harness reads as "no objection": nothing (Claude Code, Codex, Gemini, Copilot), exit 0
+    (Windsurf), {"permission": "allow"} (Cursor), {"cancel": false} (Cline), exit 1 (Amp)."""
+    from jouet_git.setup.targets import TARGETS
+
+    repo = make_repo(tmp_path / "repo")
+    for harness in HARNESSES:
+        assert run_jouet("setup", harness, cwd=repo).returncode == 0
+    _, out = doctor(repo)
+    for harness in HARNESSES:
+        found = check(out, f"{TARGETS[harness].title} (user)")
+        assert found["status"] == "ok" and "as \"no objection\"" in found["detail"], found
+
+
+def test_a_probe_answered_as_a_block_is_a_failure(tmp_path: Path) -> None:
+    """A hook entry that answers the probe the way the harness reads as blocking (a Copilot
+    preToolUse hook exiting non-zero, a Cursor permission hook printing nothing, a Windsurf hook
+    exiting 2) fails the check, with what came back."""
+    repo = make_repo(tmp_path / "repo")
+    home = Path(os.environ["HOME"])
+    (home / ".copilot" / "hooks").mkdir(parents=True)
+    (home / ".copilot" / "hooks" / "jouet.json").write_text(json.dumps({"version": 1, "hooks": {
+        "preToolUse": [{"type": "command", "bash": "echo broke >&2; exit 1; jouet hook copilot pre-tool-use"}]}}))
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "hooks.json").write_text(json.dumps({"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": "exec >/dev/null; jouet hook cursor before-shell-execution"}]}}))
+    (home / ".codeium" / "windsurf").mkdir(parents=True)
+    (home / ".codeium" / "windsurf" / "hooks.json").write_text(json.dumps({"hooks": {
+        "pre_run_command": [{"command": "exit 2; jouet hook windsurf pre-run-command"}]}}))
+    _, out = doctor(repo)
+    copilot = check(out, "GitHub Copilot (CLI and cloud agent) (user)")
+    assert copilot["status"] == "fail" and "exit 1" in copilot["detail"] and "broke" in copilot["detail"]
+    cursor = check(out, "Cursor (user)")
+    assert cursor["status"] == "fail" and '"permission": "allow"' in cursor["detail"], cursor
+    windsurf = check(out, "Windsurf (Cascade) (user)")
+    assert windsurf["status"] == "fail" and "exit 2" in windsurf["detail"]

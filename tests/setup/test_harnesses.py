@@ -142,23 +142,19 @@ EXISTING = {
 HARNESSES = sorted(EXISTING)
 
 
-@pytest.fixture(autouse=True)
-def any_harness(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Install for every harness, whether or not this jouet has its adapter yet (see Target.ready)."""
-    monkeypatch.setenv("JOUET_SETUP_UNREADY", "1")
-
-
-def test_a_harness_without_its_adapter_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("JOUET_SETUP_UNREADY")
+def test_every_harness_setup_installs_has_its_adapter_and_events() -> None:
+    """Setup keys off the adapter registry: each target's harness has an adapter there, and every
+    event the target installs is one that adapter serves (else the hook would fail on every call)."""
+    from jouet_git.harness import ADAPTERS, adapter
     from jouet_git.setup.targets import TARGETS
 
-    missing = [t for t in TARGETS.values() if not t.ready()]
-    for target in missing:
-        proc = run_jouet("setup", target.name, cwd=tmp_path)
-        assert proc.returncode == 2 and f"no `jouet hook {target.name}` yet" in proc.stderr
-        assert not Path(target.user_path()).exists()
-        assert run_jouet("setup", target.name, "--dry-run", cwd=tmp_path).returncode == 0
-    assert TARGETS["claude"].ready()
+    for target in TARGETS.values():
+        name = target.adapter or target.name  # in-process hosts run `jouet hook neutral`
+        found = adapter(name)
+        assert found is not None and name in ADAPTERS, target.name
+        if target.adapter is None:
+            assert {e.ours for e in target.events} <= set(found.events), (target.name, found.events)
+        assert target.ready()
 
 
 def home() -> Path:
@@ -189,6 +185,8 @@ def only_additions(before: str, after: str) -> list[str]:
 def _grown(old: str, new: str) -> bool:
     if new == old + "," or new.replace(",", "", 1) == old:
         return True
+    if new.endswith(",") and not old.endswith(","):  # an element added, and no longer the last line
+        new = new[:-1]
     cut = max(old.rfind("]"), old.rfind("}"))  # a compact list or object with an element added
     return cut > 0 and new.startswith(old[:cut].rstrip()) and new.endswith(old[cut:]) and len(new) > len(old)
 
@@ -249,11 +247,14 @@ def test_claude_diff_is_exactly_jouet_entries_in_the_file_style(tmp_path: Path) 
     after = path.read_text()
     jouet = json.loads(after)["hooks"]["SessionStart"][0]["hooks"][0]["command"].split(" hook ")[0]
     diff = "".join(difflib.unified_diff(EXISTING["claude"].splitlines(True), after.splitlines(True)))
-    assert diff.split("\n", 2)[2] == CLAUDE_DIFF.replace("{jouet}", jouet)
+    assert diff.split("\n", 2)[2] == CLAUDE_DIFF.replace("{stop_line}", STOP_LINE).replace("{jouet}", jouet)
 
 
+# The compact Stop list stays on one line, with jouet's group added to it.
+STOP_LINE = ('+      "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}, '
+             '{"hooks": [{"type": "command", "command": "{jouet} hook claude stop", "timeout": 30}]}],')
 CLAUDE_DIFF = """\
-@@ -9,9 +9,54 @@
+@@ -9,9 +9,65 @@
           {
              "matcher": "Bash",
              "hooks": [{"type": "command", "command": "/opt/audit/log-bash.sh", "timeout": 5}]
@@ -270,7 +271,7 @@ CLAUDE_DIFF = """\
           }
        ],
 -      "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
-+      "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+{stop_line}
 +      "PostToolUse": [
 +         {
 +            "matcher": "Bash|PowerShell|Read|Grep|WebFetch|mcp__.*",
@@ -301,6 +302,17 @@ CLAUDE_DIFF = """\
 +               {
 +                  "type": "command",
 +                  "command": "{jouet} hook claude session-start",
++                  "timeout": 30
++               }
++            ]
++         }
++      ],
++      "SubagentStop": [
++         {
++            "hooks": [
++               {
++                  "type": "command",
++                  "command": "{jouet} hook claude subagent-stop",
 +                  "timeout": 30
 +               }
 +            ]

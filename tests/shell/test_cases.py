@@ -462,7 +462,7 @@ CASES: list[tuple[str, list[Any]] | tuple[str, list[Any], dict[str, Any]]] = [
     ("rtk git status", [C(argv=["git", "status"], via=["rtk"])]),
     ("rtk -v cargo test", [C(argv=["cargo", "test"], via=["rtk"])]),
     ("mise x node@20 -- npm ci", [C(argv=["npm", "ci"], via=["mise"])]),
-    ("mise exec python@3.12 uv@latest -- uv run pytest", [C(argv=["uv", "run", "pytest"], via=["mise"])]),
+    ("mise exec python@3.12 uv@latest -- uv run pytest", [C(argv=["pytest"], via=["mise", "uv"])]),
     ("mise x -- git status", [C(argv=["git", "status"], via=["mise"])]),
     ("mise -C sub x node -- node app.js", [C(argv=["node", "app.js"], via=["mise"])]),
     ("mise run test", [C(argv=["mise", "run", "test"], program="mise", via=[])]),
@@ -480,7 +480,7 @@ CASES: list[tuple[str, list[Any]] | tuple[str, list[Any], dict[str, Any]]] = [
     ),
     ("rtk sudo -u x git status", [C(argv=["git", "status"], via=["rtk", "sudo"])]),
     ("time nohup make", [C(argv=["make"], via=["time", "nohup"])]),
-    ("xargs git add", [C(argv=["xargs", "git", "add"], program="xargs")]),
+    ("xargs git add", [C(argv=["git", "add"], program="git", via=["xargs"], stdin_args=True)]),
     # -- cd and the traps ---------------------------------------------------------------------------
     ("cd sub && git add -A", [C(argv=["cd", "sub"], op="and"), C(argv=["git", "add", "-A"])]),
     ("cd /repo; git push --force", [["cd", "/repo"], ["git", "push", "--force"]]),

@@ -50,7 +50,7 @@ def test_every_name_of_jouet_is_jouet(command: str, argv: list[str]) -> None:
     ("python3 -c \"from jouet_git.cli import main; main(['rule', 'list']); open('x', 'w')\"", "python3"),
     ("python3 -c 'from jouet_git.cli import main; main(ARGS)'", "python3"),
     ("python3 --version", "python3"),
-    ("uv run pytest -x", "uv"),
+    ("uv run pytest -x", "pytest"),  # the reader looks through `uv run` to what it runs
     ("uvx ruff check", "uvx"),
     ("pipx run black .", "pipx"),
     ("pipx install jouet-git", "pipx"),

@@ -43,7 +43,10 @@ CASES = [
     ("cd -- sub && x", [None, "sub"]),
     ("cd . && x", [None, None]),
     ("if cd sub; then make; fi; x", [None, "sub", "sub"]),
-    ("for d in a b; do (cd $d && make); done; x", [None, False, None]),
+    # The loop's variable takes its first value as the body is read; the body is read again for
+    # the others (nested, where the loop runs).
+    ("for d in a b; do (cd $d && make); done; x", [None, "a", None, None, None]),
+    ("for d in $(ls); do (cd $d && make); done; x", [None, False, None, None]),
     ("{ cd sub; make; }; x", [None, "sub", "sub"]),
     ("sudo cd x && y", [None, None]),
 ]

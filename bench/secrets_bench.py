@@ -72,7 +72,8 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="jouet-secrets-bench-") as base:
         os.environ["JOUET_CACHE_DIR"] = os.path.join(base, "cache")
-        from jouet_git.gitleaks import binary, config, diff, proc, scanner
+        from jouet_git import gitrun
+        from jouet_git.gitleaks import binary, config, diff, scanner
         from jouet_git.probes.secrets import LAST, scan
 
         gitleaks = binary.find_gitleaks()
@@ -108,7 +109,7 @@ def main() -> int:
         report(medians, "precheck")
         ratio = medians["gitleaks"] / medians["precheck"]
         print(f"  the pre-check makes a skipped scan {ratio:.0f}x cheaper")
-        print(f"  processes per skipped scan: git {proc.COUNTS['git'] // (args.rounds * 2 + 1)}")
+        print(f"  processes per skipped scan: git {gitrun.COUNTS['git'] // (args.rounds * 2 + 1)}")
 
         env = dict(os.environ)
         processes = side_by_side({

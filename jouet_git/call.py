@@ -23,26 +23,7 @@ KIND_READ = "read"  # reads a file (Read)
 KIND_EDIT = "edit"  # writes a file (Edit, Write, MultiEdit, NotebookEdit)
 KIND_SEARCH = "search"  # searches files (Grep, Glob)
 KIND_OTHER = "other"
-
-# Tool names, by harness, mapped to what kind of tool they are. Anything else is KIND_OTHER.
-TOOL_KINDS: dict[str, str] = {
-    # Claude Code
-    "Bash": KIND_SHELL, "Read": KIND_READ, "Edit": KIND_EDIT, "Write": KIND_EDIT, "MultiEdit": KIND_EDIT,
-    "NotebookEdit": KIND_EDIT, "Grep": KIND_SEARCH, "Glob": KIND_SEARCH,
-    # Codex, Gemini CLI, Copilot, Cursor, Cline, Windsurf, Amp
-    "shell": KIND_SHELL, "local_shell": KIND_SHELL, "exec_command": KIND_SHELL, "shell_command": KIND_SHELL,
-    "run_shell_command": KIND_SHELL, "bash": KIND_SHELL, "Shell": KIND_SHELL, "execute_command": KIND_SHELL,
-    "read_file": KIND_READ, "view": KIND_READ, "write_file": KIND_EDIT, "replace": KIND_EDIT,
-    "create": KIND_EDIT, "edit": KIND_EDIT, "write_to_file": KIND_EDIT, "grep": KIND_SEARCH,
-    "glob": KIND_SEARCH,
-    # git's own events
-    "git": KIND_SHELL,
-}
-
-
-def tool_kind(tool: str) -> str:
-    return TOOL_KINDS.get(tool, KIND_OTHER)
-
+# Each harness's tool names and their kinds live in its adapter (jouet_git/harness/).
 
 # The fields of the rule reference's Command table, in the order `jouet parse --json` prints them.
 COMMAND_FIELDS = (

@@ -26,11 +26,15 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     ):
         monkeypatch.setenv(name, str(base / sub))
     monkeypatch.setenv("HOME", str(home))
+    # Many hooks run at once on a small machine: give probes and scripts time enough that a loaded
+    # machine never decides a test. Tests of the budgets themselves set their own.
+    monkeypatch.setenv("JOUET_BUDGET_SCALE", "25")
     gitconfig = home / ".gitconfig"
     gitconfig.write_text("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("JOUET_RULES_DISABLE", "JOUET_SESSION_ID", "JOUET_ALLOW", "JOUET_RULES_NETWORK",
+    for name in ("JOUET_RULES_DISABLE", "JOUET_SESSION_ID", "JOUET_ALLOW", "JOUET_RULES_NETWORK", "JOUET_STORE_CONTENT",
+                 "CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "CLINE_DIR",
                  "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PRE_COMMIT"):
         monkeypatch.delenv(name, raising=False)
     yield base

@@ -48,7 +48,6 @@ class ClaimResult:
     claimed: list[Claim] = field(default_factory=list)
     renewed: list[Claim] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -57,7 +56,6 @@ class ReleaseResult:
     not_held: list[str] = field(default_factory=list)
     # (requested pattern, the session's broader claim that holds it)
     inside: list[tuple[str, Claim]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -195,7 +193,6 @@ def claim(
                 _grant(store, repo, session, wanted, note, moment, expires_at, result)
     except StoreError as error:
         raise _store_failed(error) from None
-    result.warnings = locked.warnings
     return result
 
 
@@ -261,12 +258,11 @@ def release(
             locked.changed = bool(gone) or dropped > 0
     except StoreError as error:
         raise _store_failed(error) from None
-    result.warnings = locked.warnings
     return result
 
 
-def prune(repo: Repo, now: float | None = None) -> tuple[int, list[str]]:
-    """Drop every lapsed claim; return how many went, and any warnings about the store."""
+def prune(repo: Repo, now: float | None = None) -> int:
+    """Drop every lapsed claim; return how many went."""
     moment = time.time() if now is None else now
     locked = _locked(repo)
     try:
@@ -275,10 +271,10 @@ def prune(repo: Repo, now: float | None = None) -> tuple[int, list[str]]:
             locked.changed = dropped > 0
     except StoreError as error:
         raise _store_failed(error) from None
-    return dropped, locked.warnings
+    return dropped
 
 
-def listing(repo: Repo, include_lapsed: bool, now: float | None = None) -> tuple[list[Listed], list[str]]:
+def listing(repo: Repo, include_lapsed: bool, now: float | None = None) -> list[Listed]:
     """The repository's claims, this machine's first; lapsed ones only with INCLUDE_LAPSED.
 
     Takes the lock only so that a corrupt store is set aside (and reported) rather than ignored.
@@ -294,4 +290,4 @@ def listing(repo: Repo, include_lapsed: bool, now: float | None = None) -> tuple
     rows += [Listed(c, False, c.lapsed(moment, local=False) or "live") for c in store.remote_claims]
     if not include_lapsed:
         rows = [row for row in rows if row.state == "live"]
-    return rows, locked.warnings
+    return rows

@@ -6,13 +6,11 @@ It lives at `<state dir>/claims/<hash of the git common dir>.json`:
      "claims": [{"pattern": "src/", "session": "...", ...}, ...],
      "remote": {"name": "origin", "synced_at": "...", "claims": [... claims of other machines ...]}}
 
-Writers take a file lock (`<store>.lock`, with filelock) around read-modify-write and replace the
-file atomically (temp file, fsync, rename), mode 0600. Readers take no lock: a rename is atomic, so
-they see the old file or the new one, never half of one. A store that does not parse is never
-dropped silently: the next writer moves it aside to `<store>.corrupt-<time>` and says so.
+Writers take the store's lock around read-modify-write and replace the file atomically, mode 0600;
+readers take no lock (jouet_git.store). A store that cannot be used is never dropped silently: it
+is moved aside to `<store>.corrupt-<time>`, said once on stderr, and read as empty.
 
-Reading is on the hook's hot path: the top level imports only `os` and `json`; filelock and
-tempfile are imported by the writer.
+Reading is on the hook's hot path: the top level imports only `os`, `json` and jouet_git.store.
 """
 
 from __future__ import annotations
@@ -20,11 +18,12 @@ from __future__ import annotations
 import json
 import os
 
-from jouet_git import paths
+from jouet_git import paths, store
 from jouet_git.claims.record import Claim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import TracebackType
     from typing import Any
 
@@ -134,78 +133,41 @@ def _claims(path: str, items: object, where: str) -> list[Claim]:
     return claims
 
 
+def _parser(path: str) -> Callable[[bytes], Store]:
+    def parse_bytes(data: bytes) -> Store:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise store.Corrupt(f"not UTF-8 text (byte {error.start})") from None
+        try:
+            return parse(path, text)
+        except StoreError as error:
+            if error.corrupt:
+                raise store.Corrupt(error.reason) from None
+            raise
+
+    return parse_bytes
+
+
 def read(path: str) -> Store:
-    """The store at PATH without locking (an empty one when the file does not exist yet).
+    """The store at PATH without locking: an empty one when the file does not exist yet, or when it
+    cannot be used (it is then set aside and reported; see jouet_git.store).
 
-    Raises StoreError when it exists but cannot be used.
+    Raises StoreError for a store written by a newer jouet.
     """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        return Store(path)
-    except OSError as error:
-        raise StoreError(path, f"cannot be read ({error.strerror or error})", corrupt=False) from None
-    return parse(path, text)
+    return store.load(path, _parser(path), lambda: Store(path), "claims store")
 
 
-def write(store: Store) -> None:
-    """Replace the store's file atomically (temp file in the same directory, fsync, rename), 0600.
-
-    Call only while holding the store's lock.
-    """
-    import contextlib
-    import tempfile
-
-    directory = os.path.dirname(store.path)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    text = json.dumps(store.to_json(), indent=1, sort_keys=False) + "\n"
-    handle, temp = tempfile.mkstemp(prefix=".claims-", suffix=".tmp", dir=directory)
-    try:
-        os.fchmod(handle, 0o600)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, store.path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_dir(directory)
-
-
-def _fsync_dir(directory: str) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def set_aside(path: str) -> str:
-    """Move a corrupt store out of the way (never deleting it) and return where it went."""
-    import time
-
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    target = f"{path}.corrupt-{stamp}"
-    suffix = 1
-    while os.path.exists(target):
-        suffix += 1
-        target = f"{path}.corrupt-{stamp}-{suffix}"
-    os.replace(path, target)
-    return target
+def write(claims: Store) -> None:
+    """Replace the store's file atomically, 0600. Call only while holding the store's lock."""
+    text = json.dumps(claims.to_json(), indent=1, sort_keys=False) + "\n"
+    store.write_atomic(claims.path, text, 0o600, make_dirs=True)
 
 
 class Locked:
-    """`with Locked(path) as store:` read the store under its lock and write it back on success.
+    """`with Locked(path) as claims:` read the store under its lock and write it back on success.
 
-    A corrupt store is moved aside first (warnings says where) and the block gets an empty one.
+    A bad store is set aside and reported first (jouet_git.store), and the block gets an empty one.
     A store written by a newer jouet raises StoreError and is left alone. Set `changed = False`
     inside the block to skip the write.
     """
@@ -214,41 +176,34 @@ class Locked:
         self.path = path
         self.repository = repository
         self.timeout = timeout
-        self.warnings: list[str] = []
         self.changed = True
-        self._lock: Any = None
+        self._held: store.locked | None = None
         self._store: Store | None = None
 
     def __enter__(self) -> Store:
-        import filelock
+        held = store.locked(self.path, self.timeout)
+        try:
+            held.__enter__()
+        except store.Busy:
+            raise StoreError(self.path, f"another jouet has held its lock ({self.path}.lock) for "
+                                        f"{self.timeout:.0f}s; try again, and if no jouet is running, check "
+                                        "what holds that file", corrupt=False) from None
+        self._held = held
+        try:
+            claims = store.load(self.path, _parser(self.path), lambda: Store(self.path), "claims store",
+                                under_lock=True)
+        except BaseException:
+            self._release()
+            raise
+        if claims.repository is None:
+            claims.repository = self.repository
+        self._store = claims
+        return claims
 
-        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
-        lock = filelock.FileLock(self.path + ".lock", timeout=self.timeout, mode=0o600)
-        try:
-            lock.acquire()
-        except filelock.Timeout:
-            raise StoreError(
-                self.path,
-                f"another jouet has held its lock ({self.path}.lock) for {self.timeout:.0f}s; "
-                "try again, and if no jouet is running, check what holds that file",
-            ) from None
-        self._lock = lock
-        try:
-            store = read(self.path)
-        except StoreError as error:
-            if not error.corrupt:
-                lock.release()
-                raise
-            aside = set_aside(self.path)
-            self.warnings.append(
-                f"the claims store {self.path} could not be read ({error.reason}); kept it as "
-                f"{aside} and started an empty one"
-            )
-            store = Store(self.path)
-        if store.repository is None:
-            store.repository = self.repository
-        self._store = store
-        return store
+    def _release(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            held.__exit__(None, None, None)
 
     def __exit__(
         self,
@@ -260,5 +215,4 @@ class Locked:
             if kind is None and self.changed and self._store is not None:
                 write(self._store)
         finally:
-            if self._lock is not None:
-                self._lock.release()
+            self._release()

@@ -23,14 +23,13 @@ This is a cold path (`jouet claim sync`, run by hand): it uses the `git` on PATH
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from jouet_git import gitrun
 from jouet_git.claims import machine, patterns, record
 from jouet_git.claims.record import Claim
 from jouet_git.claims.repo import Repo
@@ -69,29 +68,20 @@ class _Git:
 
     def __init__(self, root: str) -> None:
         self.root = root
-        self.env = dict(os.environ)
-        self.env.update({
-            "LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0",
+        self.env = gitrun.git_env(extra={
             "GIT_AUTHOR_NAME": "jouet", "GIT_AUTHOR_EMAIL": "jouet@localhost",
             "GIT_COMMITTER_NAME": "jouet", "GIT_COMMITTER_EMAIL": "jouet@localhost",
         })
-        for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-            self.env.pop(name, None)
 
-    def run(self, *args: str, input: str | bytes | None = None, check: bool = True,
-            ) -> subprocess.CompletedProcess[bytes]:
+    def run(self, *args: str, input: str | bytes | None = None, check: bool = True) -> gitrun.Result:
         data = input.encode("utf-8") if isinstance(input, str) else input
         try:
-            proc = subprocess.run(
-                ["git", *_GIT_CONFIG, *args], cwd=self.root, env=self.env, input=data,
-                capture_output=True, timeout=300, check=False,
-            )
-        except FileNotFoundError:
+            proc = gitrun.git([*_GIT_CONFIG, *args], self.root, timeout=300, env=self.env, input=data)
+        except gitrun.GitMissing:
             raise JouetError("git is not on PATH; `jouet claim sync` needs it to reach the remote") from None
-        except subprocess.TimeoutExpired:
-            raise JouetError(f"git {args[0]} did not finish in 300s; check the remote and try again",
-                             ) from None
-        if check and proc.returncode != 0:
+        except gitrun.Timeout:
+            raise JouetError(f"git {args[0]} did not finish in 300s; check the remote and try again") from None
+        if check and proc.code != 0:
             raise JouetError(f"git {' '.join(args[:3])} failed in {self.root}: {_text(proc.stderr).strip()}")
         return proc
 
@@ -109,7 +99,7 @@ def default_remote(repo: Repo) -> str:
     if branch:
         proc = _Git(repo.root).run("config", "--get", f"branch.{branch}.remote", check=False)
         name = _text(proc.stdout).strip()
-        if proc.returncode == 0 and name and name != ".":
+        if proc.code == 0 and name and name != ".":
             return name
     return "origin"
 
@@ -125,9 +115,9 @@ def tracking_ref(remote: str) -> str:
 
 def _remote_tip(git: _Git, remote: str) -> str | None:
     proc = git.run("ls-remote", "--exit-code", remote, REF, check=False)
-    if proc.returncode == 2:
+    if proc.code == 2:
         return None
-    if proc.returncode != 0:
+    if proc.code != 0:
         raise JouetError(f"cannot reach remote '{remote}': {_text(proc.stderr).strip()}; check its "
                          "URL and your access (git ls-remote works the same way)")
     for line in _text(proc.stdout).splitlines():
@@ -144,7 +134,7 @@ def _fetch(git: _Git, remote: str, tracking: str) -> str | None:
         return None
     proc = git.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
                    remote, f"+{REF}:{tracking}", check=False)
-    if proc.returncode != 0:
+    if proc.code != 0:
         if "couldn't find remote ref" in _text(proc.stderr):
             raise _Retry()  # deleted between ls-remote and fetch
         raise JouetError(f"cannot fetch {REF} from '{remote}': {_text(proc.stderr).strip()}")
@@ -254,7 +244,7 @@ def _attempt(
         before_push()
     proc = git.run("push", "--porcelain", "--quiet", "--no-verify", "--no-recurse-submodules", remote,
                    f"{commit}:{REF}", check=False)
-    if proc.returncode != 0:
+    if proc.code != 0:
         report = _text(proc.stdout) + _text(proc.stderr)
         if any(line.startswith("!") and "rejected" in line for line in report.splitlines()):
             raise _Retry()
@@ -326,4 +316,3 @@ def _remember(
             store.remote_claims = others
     except StoreError as error:
         raise JouetError(f"the claims store {error.path} {error.reason}") from None
-    result.warnings.extend(locked.warnings)

@@ -20,11 +20,10 @@ import os
 import sys
 from typing import Any
 
-from jouet_git.call import KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call, tool_kind
 from jouet_git.engine.decide import Decision
-from jouet_git.engine.ruleset import RuleSet, load
-from jouet_git.engine.run import LazyScripts, decide_call
+from jouet_git.engine.runner import Runner
 from jouet_git.errors import JouetError
+from jouet_git.harness.manual import build_call
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,27 +37,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--path", default=None, help="the file a file tool reads or writes")
     parser.add_argument("--exit-code", type=int, default=None,
                         help="check as after the tool ran (post-tool-use rules), with this exit code")
-
-
-def build_call(command: str | None, cwd: str, tool: str | None, path: str | None,
-               exit_code: int | None = None, tool_input: dict[str, Any] | None = None) -> Call:
-    tool = tool or ("Bash" if command is not None else None)
-    if tool is None:
-        raise JouetError("give a command to check, or --tool and --path for a file tool")
-    kind = tool_kind(tool)
-    if command is not None and tool == "Bash":
-        kind = KIND_SHELL
-    data = dict(tool_input or {})
-    if command is not None:
-        data.setdefault("command", command)
-    if path is not None:
-        data.setdefault("file_path", path)
-    return Call(
-        event=POST_TOOL_USE if exit_code is not None else PRE_TOOL_USE,
-        harness="check", tool=tool, kind=kind, command=command, path=path,
-        cwd=os.path.abspath(cwd), exit_code=exit_code, input=data,
-        background=bool(data.get("run_in_background")),
-    )
+    parser.add_argument("--harness", default=None,
+                        help="decide as this harness's hook would (its tool names; default: any harness's)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="leave the call out of jouet's ledger (by default it is recorded as harness `check`)")
 
 
 def render(decision: Decision) -> str:
@@ -80,14 +62,14 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.command is not None:
             raise JouetError("--jsonl reads calls from stdin: give no command with it")
-        return run_jsonl(sys.stdin, sys.stdout, args.cwd)
+        return run_jsonl(sys.stdin, sys.stdout, args.cwd, Runner(record=not args.no_record), args.harness)
     if args.command is None and args.tool is None:
         raise JouetError("give a command to check, such as `jouet check 'git add -A'` (see --help)")
     cwd = args.cwd or os.getcwd()
     if not os.path.isdir(cwd):
         raise JouetError(f"--cwd {cwd}: no such directory")
-    call = build_call(args.command, cwd, args.tool, args.path, args.exit_code)
-    decision = decide_call(call)
+    call = build_call(args.command, cwd, args.tool, args.path, args.exit_code, harness=args.harness)
+    decision = Runner(record=not args.no_record).decide_and_record(call)
     if args.json:
         print(json.dumps(decision.to_json(), indent=2))
     else:
@@ -95,10 +77,11 @@ def run(args: argparse.Namespace) -> int:
     return 1 if decision.deny is not None else 0
 
 
-def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None) -> int:
-    """Answer one call per input line, in one process."""
+def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner | None = None,
+              harness: str | None = None) -> int:
+    """Answer one call per input line, in one process, flushing each answer."""
     base = default_cwd or os.getcwd()
-    rulesets: dict[str, tuple[RuleSet, LazyScripts]] = {}
+    runner = runner or Runner()
     write = stdout.write
     for number, line in enumerate(stdin, 1):
         if not line.strip():
@@ -114,16 +97,12 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None) -> int:
             if not isinstance(cwd, str):
                 raise ValueError("`cwd` must be a string")
             call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
-                              item.get("input") if isinstance(item.get("input"), dict) else None)
-            loaded = rulesets.get(call.cwd)
-            if loaded is None:
-                ruleset = load(call.cwd)
-                loaded = rulesets[call.cwd] = (ruleset, LazyScripts(ruleset))
-            decision = decide_call(call, *loaded)
-            out: dict[str, Any] = decision.to_json()
+                              item.get("input") if isinstance(item.get("input"), dict) else None,
+                              item.get("harness") if isinstance(item.get("harness"), str) else harness)
+            out: dict[str, Any] = runner.decide_and_record(call).to_json()
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)
             out = {"error": f"line {number}: {message}"}
         write(json.dumps(out) + "\n")
-    stdout.flush()
+        stdout.flush()
     return 0

@@ -185,7 +185,6 @@ def _claim(args: argparse.Namespace, paths: list[str]) -> int:
     wanted = actions.to_patterns(repo, paths)
     now = time.time()
     result = actions.claim(repo, session, wanted, args.note, seconds, now)
-    _warn(result.warnings)
     if args.json:
         _print_json({
             "session": session.id,
@@ -216,8 +215,7 @@ def _ls(args: argparse.Namespace) -> int:
     repo = actions.open_repo()
     session = (args.session or os.environ.get("JOUET_SESSION_ID") or "").strip() or None
     now = time.time()
-    rows, warnings = actions.listing(repo, args.all, now)
-    _warn(warnings)
+    rows = actions.listing(repo, args.all, now)
     if args.json:
         _print_json([_claim_json(row.claim, now, session, row.state) for row in rows])
         return OK
@@ -256,7 +254,6 @@ def _release(args: argparse.Namespace, paths: list[str]) -> int:
     session = actions.current_session(args.session)
     wanted = actions.to_patterns(repo, paths) if paths else None
     result = actions.release(repo, session, wanted)
-    _warn(result.warnings)
     now = time.time()
     if args.json:
         _print_json({
@@ -281,8 +278,7 @@ def _release(args: argparse.Namespace, paths: list[str]) -> int:
 
 def _prune(args: argparse.Namespace) -> int:
     repo = actions.open_repo()
-    count, warnings = actions.prune(repo)
-    _warn(warnings)
+    count = actions.prune(repo)
     if args.json:
         _print_json({"pruned": count})
     elif count:

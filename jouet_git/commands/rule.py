@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if func == "gap":
         return _gap(args)
     if func == "types":
-        from jouet_git.luau.types import definitions
+        from jouet_git.engine.script_types import definitions
 
         sys.stdout.write(definitions())
         return 0

@@ -8,13 +8,11 @@ import os
 import sys
 from typing import Any
 
-from jouet_git.engine.decide import decide
 from jouet_git.engine.examples import ExamplesReport, run_examples
 from jouet_git.engine.load import load_file
-from jouet_git.engine.match import Context
 from jouet_git.engine.model import BROKEN, ENABLED, USER, Rule
 from jouet_git.engine.ruleset import RuleSet, load
-from jouet_git.engine.run import LazyScripts, context_for
+from jouet_git.engine.runner import Runner
 from jouet_git.errors import JouetError
 
 
@@ -150,11 +148,12 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
         text = sys.stdin.read() if args.payload == "-" else _read(args.payload)
         call = call_from_recorded_payload(text, args.payload)
     else:
-        from jouet_git.commands.check import build_call
+        from jouet_git.harness.manual import build_call
 
         call = build_call(args.command, cwd, None, None, args.exit_code)
         call.harness = "test"
     status = 0
+    runner = Runner(record=False)
     for rule in rules:
         if rule.state == BROKEN:
             print(f"jouet: {rule.name} does not load: {rule.error}", file=sys.stderr)
@@ -162,8 +161,7 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
             continue
         copy = Rule.from_data(rule.to_data())
         copy.state = ENABLED
-        ctx: Context = context_for(call, ruleset.root)
-        decision = decide([copy], call, ctx, LazyScripts(ruleset))
+        decision = runner.decide(call, only=[copy])
         if decision.deny is not None:
             text = f"deny: {decision.deny.message}"
         elif decision.rewrite is not None:

@@ -17,7 +17,7 @@ from jouet_git.engine.load import load_file
 from jouet_git.engine.model import BROKEN, USER
 from jouet_git.engine.ruleset import load
 from jouet_git.errors import FOUND, JouetError
-from jouet_git.fsutil import write_atomic
+from jouet_git.store import write_atomic
 
 _TEMPLATE = """\
 #:schema {schema}

@@ -23,7 +23,7 @@ def read_config() -> tuple[dict[str, Any], list[str]]:
             doc = tomli.load(f)
     except FileNotFoundError:
         return {}, []
-    except (OSError, tomli.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as error:
         return {}, [f"{file}: {error}; its settings are ignored until it is fixed"]
     problems: list[str] = []
     rules = doc.get("rules", {})

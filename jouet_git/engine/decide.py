@@ -69,7 +69,7 @@ class Finding:
 class Decision:
     """The first denial, else the warnings, else a rewrite, else nothing; plus recorded checks."""
 
-    __slots__ = ("deny", "errors", "records", "rewrite", "warnings")
+    __slots__ = ("allowed", "deny", "errors", "ms", "records", "rewrite", "warnings")
 
     def __init__(self) -> None:
         self.deny: Finding | None = None
@@ -77,6 +77,9 @@ class Decision:
         self.rewrite: Finding | None = None
         self.records: list[dict[str, Any]] = []
         self.errors: list[tuple[str, str]] = []
+        # Rules a person let through (JOUET_ALLOW), and how long deciding took.
+        self.allowed: list[str] = []
+        self.ms: float | None = None
 
     @property
     def action(self) -> str | None:
@@ -95,6 +98,7 @@ class Decision:
             "rewrite": self.rewrite.to_json() if self.rewrite else None,
             "warnings": [w.to_json() for w in self.warnings],
             "errors": [{"rule": r, "error": e} for r, e in self.errors],
+            "allowed": list(self.allowed),
         }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jouet_git.call import KIND_SHELL, POST_TOOL_USE, Call, tool_kind
+from jouet_git.call import KIND_SHELL, POST_TOOL_USE, Call
 from jouet_git.engine.decide import Outcome, evaluate
 from jouet_git.engine.match import Context
 from jouet_git.engine.model import Rule
@@ -63,7 +63,9 @@ def example_call(rule: Rule, example: Any) -> tuple[Call, Context]:
     tool = item.get("tool") or "Bash"
     command = item.get("command")
     tool_input = dict(item.get("input") or {})
-    kind = tool_kind(tool)
+    from jouet_git.harness import tool_kind
+
+    kind = tool_kind(tool, item.get("harness"))
     if command is not None and kind != KIND_SHELL and "tool" not in item:
         kind = KIND_SHELL
     if command is not None and kind == KIND_SHELL:
@@ -149,6 +151,6 @@ def run_examples(rule: Rule, scripts: Any = None) -> ExamplesReport:
 
 def default_script_runner() -> Any:
     """The script runner examples use: the real sandbox, with probes answered by the example."""
-    from jouet_git.luau.rules import ExampleScripts
+    from jouet_git.engine.scripts import ExampleScripts
 
     return ExampleScripts()

@@ -18,7 +18,7 @@ import zlib
 from jouet_git import __version__, gitdir, paths
 from jouet_git.engine.model import Rule
 from jouet_git.engine.wildcard import has_wildcard
-from jouet_git.fsutil import write_atomic
+from jouet_git.store import write_atomic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -149,7 +149,11 @@ def write_cache(key: str, ruleset: RuleSet, deps: list[str], started: float) -> 
 
 def load(cwd: str, use_cache: bool = True) -> RuleSet:
     """The rule set for a call in CWD."""
-    root = gitdir.find_root(cwd)
+    return load_root(gitdir.find_root(cwd), use_cache)
+
+
+def load_root(root: str | None, use_cache: bool = True) -> RuleSet:
+    """The rule set for the work tree at ROOT (None: outside any work tree)."""
     key = cache_key(root)
     if use_cache:
         cached = read_cache(key)

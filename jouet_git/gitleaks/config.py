@@ -317,7 +317,7 @@ def _store(cache: str, files: list[str], summary: RuleSummary) -> None:
     data = {"files": [[path, _stat_key(path)] for path in files], "summary": summary.to_json()}
     import contextlib
 
-    from jouet_git.fsutil import write_atomic
+    from jouet_git.store import write_atomic
 
     with contextlib.suppress(OSError):
         write_atomic(cache, json.dumps(data), sync=False)

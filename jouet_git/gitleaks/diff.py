@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 
-from jouet_git.gitleaks import proc
+from jouet_git import gitrun
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -199,9 +199,16 @@ class NotARepo(Exception):
     pass
 
 
+def _git(args: list[str], cwd: str, deadline: float, max_output: int | None = None) -> gitrun.Result:
+    """A read-only git call for a scan. git's own variables (a hook's GIT_INDEX_FILE) are kept, and
+    `-c` options keep the user's config from changing the diff's format."""
+    return gitrun.git(["-c", "core.quotePath=true", "-c", "color.ui=never", *args], cwd, deadline=deadline,
+                      env=gitrun.git_env(keep_repo=True), max_output=max_output)
+
+
 def open_repo(cwd: str, deadline: float) -> Repo:
-    result = proc.git(["rev-parse", "--show-toplevel", "--show-object-format", "--verify", "-q", "HEAD"],
-                      cwd, deadline)
+    result = _git(["rev-parse", "--show-toplevel", "--show-object-format", "--verify", "-q", "HEAD"],
+                  cwd, deadline)
     lines = result.stdout.decode("utf-8", "surrogateescape").splitlines()
     if result.code not in (0, 1) or len(lines) < 2:
         message = result.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -227,8 +234,8 @@ class Budget:
 
 def _diff(args: list[str], cwd: str, deadline: float, budget: Budget) -> list[FileChange]:
     try:
-        result = proc.git(args, cwd, deadline, max_output=budget.left)
-    except proc.OverBudget as error:
+        result = _git(args, cwd, deadline, max_output=budget.left)
+    except gitrun.Timeout as error:
         if "bytes of output" in str(error):
             raise TooLarge(f"the diff is over {budget.limit // 1024} KiB") from None
         raise
@@ -258,7 +265,7 @@ def added_paths(repo: Repo, cwd: str, deadline: float, budget: Budget,
     specs = ["--", *paths]
     changes = _diff(["diff", *DIFF_FLAGS, repo.base(), *specs], cwd, deadline, budget)
     untracked = ["ls-files", "-z", "--others", "--exclude-standard", "--full-name", *specs]
-    result = proc.git(untracked, cwd, deadline)
+    result = _git(untracked, cwd, deadline)
     if result.code != 0:
         message = result.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"git ls-files failed: {message}")

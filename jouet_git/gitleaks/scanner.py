@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 
-from jouet_git.gitleaks import proc
+from jouet_git import gitrun
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def finding(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _report(result: proc.Result) -> list[dict[str, Any]]:
+def _report(result: gitrun.Result) -> list[dict[str, Any]]:
     if result.code not in (0, LEAKS_FOUND):
         lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = lines[-1] if lines else f"exit code {result.code}"
@@ -95,7 +95,7 @@ def scan_tree(binary: str, toplevel: str, changes: list[FileChange], source: Con
         tree = os.path.join(work, "tree")
         os.mkdir(tree)
         _write_tree(tree, changes, skip_root_config=source.kind == "default")
-        env = proc.git_env()
+        env = gitrun.git_env(keep_repo=True)
         argv = [binary, "dir", ".", *COMMON_FLAGS, "--gitleaks-ignore-path", toplevel]
         if source.kind in ("env", "repo") and source.path:
             if config.has_relative_extend(source, toplevel):
@@ -107,7 +107,7 @@ def scan_tree(binary: str, toplevel: str, changes: list[FileChange], source: Con
         elif source.kind == "env-toml" and config.has_relative_extend(source, toplevel):
             argv += ["--config", _absolute_copy(source, toplevel, work)]
             env.pop("GITLEAKS_CONFIG_TOML", None)
-        result = proc.run(argv, tree, deadline, env=env, kind="gitleaks")
+        result = gitrun.run(argv, tree, deadline=deadline, env=env, kind="gitleaks")
         return _report(result)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -126,5 +126,5 @@ def scan_log(binary: str, toplevel: str, revisions: list[str], deadline: float) 
     """`gitleaks git --log-opts REVISIONS` at the top of the work tree."""
     argv = [binary, "git", ".", "--log-opts", " ".join(revisions), *COMMON_FLAGS,
             "--gitleaks-ignore-path", toplevel]
-    result = proc.run(argv, toplevel, deadline, env=proc.git_env(), kind="gitleaks")
+    result = gitrun.run(argv, toplevel, deadline=deadline, env=gitrun.git_env(keep_repo=True), kind="gitleaks")
     return _report(result)

@@ -7,8 +7,10 @@
 
 A denial is `permissionDecision: "deny"` with the reason; warnings go to `additionalContext`; a
 rewrite sends `updatedInput`; when nothing fires, nothing is printed at all (no approval is ever
-sent for a call jouet merely has no objection to). Bad input exits 1, which Claude Code reads as a
-non-blocking error: the call goes ahead.
+sent for a call jouet merely has no objection to). Bad input and jouet's own failure exit 1, which
+Claude Code reads as a non-blocking error: the call goes ahead. At session start the primer goes
+to `additionalContext`, and JOUET_SESSION_ID is exported into the agent's shell through Claude
+Code's CLAUDE_ENV_FILE (for `jouet claim` and git's hooks).
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ import json
 import os
 import re
 
-from jouet_git.call import KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call, tool_kind
+from jouet_git.call import KIND_EDIT, KIND_READ, KIND_SEARCH, KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
+from jouet_git.harness.base import CALLS, SESSION_START, Adapter, BadInput, Outcome, Reply, Request, failed_rules
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
-    from jouet_git.engine.decide import Decision
+    from collections.abc import Mapping
+    from typing import Any, ClassVar
 
 EVENTS = {
     "pre": "PreToolUse",
@@ -31,36 +33,50 @@ EVENTS = {
     "post-failure": "PostToolUseFailure",
     "session-start": "SessionStart",
 }
+TOOLS = {
+    "Bash": KIND_SHELL, "Read": KIND_READ, "Edit": KIND_EDIT, "Write": KIND_EDIT, "MultiEdit": KIND_EDIT,
+    "NotebookEdit": KIND_EDIT, "Grep": KIND_SEARCH, "Glob": KIND_SEARCH,
+}
 _PATH_FIELDS = ("file_path", "notebook_path", "path")
 _EXIT_CODE = r"[Ee]xit (?:code|status)[ :]*(-?\d+)"
 
 
-class PayloadError(ValueError):
-    """A payload jouet cannot read: it says what is wrong so the hook can report it."""
-
-
 def parse(text: str) -> dict[str, Any]:
+    """The payload object in TEXT. Raises BadInput."""
     try:
         payload = json.loads(text)
     except ValueError as error:
-        raise PayloadError(f"the hook input is not JSON ({error})") from None
+        raise BadInput(f"the hook input is not JSON ({error})") from None
     if not isinstance(payload, dict):
-        raise PayloadError("the hook input must be a JSON object")
+        raise BadInput("the hook input must be a JSON object")
     return payload
 
 
-def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claude") -> Call:
+def _cwd(payload: dict[str, Any]) -> str:
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and cwd else os.getcwd()
+
+
+def _text(payload: dict[str, Any], key: str) -> str | None:
+    value = payload.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claude",
+                      tools: dict[str, str] = TOOLS) -> Call:
     """The Call a PreToolUse, PostToolUse or PostToolUseFailure payload describes."""
+    from jouet_git.call import KIND_OTHER
+
     tool = payload.get("tool_name")
     if not isinstance(tool, str) or not tool:
-        raise PayloadError("the hook input has no tool_name")
+        raise BadInput("the hook input has no tool_name")
     tool_input = payload.get("tool_input")
     if not isinstance(tool_input, dict):
         tool_input = {}
-    kind = tool_kind(tool)
+    kind = tools.get(tool, KIND_OTHER)
     command = tool_input.get("command") if kind == KIND_SHELL else None
     if command is not None and not isinstance(command, str):
-        raise PayloadError("tool_input.command must be a string")
+        raise BadInput("tool_input.command must be a string")
     path = None
     if kind != KIND_SHELL:
         for field in _PATH_FIELDS:
@@ -68,9 +84,6 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
             if isinstance(value, str) and value:
                 path = value
                 break
-    cwd = payload.get("cwd")
-    if not isinstance(cwd, str) or not cwd:
-        cwd = os.getcwd()
     exit_code = None
     call_event = PRE_TOOL_USE
     if event == "post":
@@ -80,8 +93,6 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
         error = payload.get("error")
         found = re.search(_EXIT_CODE, error) if isinstance(error, str) else None
         exit_code = int(found.group(1)) if found else 1
-    session = payload.get("session_id")
-    agent = payload.get("agent_id")
     return Call(
         event=call_event,
         harness=harness,
@@ -89,9 +100,9 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
         kind=kind,
         command=command,
         path=path,
-        cwd=cwd,
-        session=session if isinstance(session, str) else None,
-        agent=agent if isinstance(agent, str) else None,
+        cwd=_cwd(payload),
+        session=_text(payload, "session_id"),
+        agent=_text(payload, "agent_id"),
         exit_code=exit_code,
         input=tool_input,
         rewrite=(event == "pre" and tool == "Bash" and harness == "claude"),
@@ -99,23 +110,62 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
     )
 
 
-def reply(event: str, call: Call, decision: Decision) -> dict[str, Any] | None:
-    """The JSON Claude Code reads, or None to say nothing."""
-    name = EVENTS[event]
-    warnings = [w.text() for w in decision.warnings]
-    if event == "pre":
-        if decision.deny is not None:
-            return {"hookSpecificOutput": {"hookEventName": name, "permissionDecision": "deny",
-                                           "permissionDecisionReason": decision.deny.text()}}
-        out: dict[str, Any] = {"hookEventName": name}
-        if decision.rewrite is not None and decision.rewrite.command is not None:
-            out["updatedInput"] = {**call.input, "command": decision.rewrite.command}
-            warnings.insert(0, decision.rewrite.text())
-        if warnings:
-            out["additionalContext"] = "\n".join(warnings)
-        return {"hookSpecificOutput": out} if len(out) > 1 else None
-    if decision.deny is not None:  # after a tool nothing can be denied: it is said as a warning
-        warnings.insert(0, decision.deny.text())
-    if not warnings:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": "\n".join(warnings)}}
+class ClaudeAdapter(Adapter):
+    name = "claude"
+    events: ClassVar[dict[str, str]] = {event: f"Claude Code's {name}" for event, name in EVENTS.items()}
+    tools: ClassVar[dict[str, str]] = TOOLS
+
+    def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
+        if argv:
+            raise BadInput(f"jouet hook claude {event} takes no arguments (the payload comes on stdin)")
+        payload = parse(stdin)
+        cwd = _cwd(payload)
+        session = _text(payload, "session_id")
+        if event == "session-start":
+            return Request(SESSION_START, event, cwd, session=session, payload=payload)
+        call = call_from_payload(payload, event)
+        return Request(CALLS, event, cwd, [call], session=session, agent=call.agent, payload=payload)
+
+    def started(self, request: Request, environ: Mapping[str, str]) -> None:
+        """Export the session id into the agent's shell through CLAUDE_ENV_FILE."""
+        env_file = environ.get("CLAUDE_ENV_FILE")
+        if env_file and request.session:
+            import shlex
+
+            with open(env_file, "a", encoding="utf-8") as f:
+                f.write(f"export JOUET_SESSION_ID={shlex.quote(request.session)}\nexport JOUET_HARNESS=claude\n")
+
+    def reply(self, request: Request, outcome: Outcome) -> Reply:
+        stderr = "".join(line + "\n" for line in failed_rules(outcome.decisions) + outcome.notices)
+        if request.kind == SESSION_START:
+            if not outcome.primer:
+                return Reply(stderr=stderr)
+            out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": outcome.primer}}
+            return Reply(json.dumps(out) + "\n", stderr)
+        [call], [decision] = request.calls, outcome.decisions
+        name = EVENTS[request.event]
+        warnings = [w.text() for w in decision.warnings]
+        body: dict[str, Any] | None
+        if request.event == "pre":
+            if decision.deny is not None:
+                body = {"hookEventName": name, "permissionDecision": "deny",
+                        "permissionDecisionReason": decision.deny.text()}
+            else:
+                body = {"hookEventName": name}
+                if decision.rewrite is not None and decision.rewrite.command is not None:
+                    body["updatedInput"] = {**call.input, "command": decision.rewrite.command}
+                    warnings.insert(0, decision.rewrite.text())
+                if warnings:
+                    body["additionalContext"] = "\n".join(warnings)
+                if len(body) == 1:
+                    body = None
+        else:
+            if decision.deny is not None:  # after a tool nothing can be denied: it is said as a warning
+                warnings.insert(0, decision.deny.text())
+            body = {"hookEventName": name, "additionalContext": "\n".join(warnings)} if warnings else None
+        if body is None:
+            return Reply(stderr=stderr)
+        return Reply(json.dumps({"hookSpecificOutput": body}) + "\n", stderr)
+
+
+ADAPTER = ClaudeAdapter()

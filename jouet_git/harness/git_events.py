@@ -45,19 +45,16 @@ def is_zero_oid(oid: str) -> bool:
 
 
 def _git(args: list[str], cwd: str, input: str | None = None) -> tuple[int, str]:
-    """Run a read-only git command in CWD; return its exit code and standard output."""
-    import subprocess
+    """Run a read-only git command in CWD (the hook's repository: git's own variables are kept);
+    return its exit code and standard output."""
+    from jouet_git import gitrun
 
-    env = dict(os.environ)
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    env["GIT_TERMINAL_PROMPT"] = "0"
     try:
-        proc = subprocess.run(
-            ["git", *args], cwd=cwd, env=env, input=input, capture_output=True, text=True, check=False
-        )
-    except OSError as error:
-        raise JouetError(f"cannot run git in {cwd}: {error}; check that git is on PATH") from None
-    return proc.returncode, proc.stdout
+        result = gitrun.git(args, cwd, env=gitrun.git_env(keep_repo=True),
+                            input=input.encode("utf-8") if input is not None else None)
+    except gitrun.GitMissing as error:
+        raise JouetError(f"{error} in {cwd}; check that git is on PATH") from None
+    return result.code, result.text()
 
 
 def work_tree_root(cwd: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from jouet_git.call import Call
 from jouet_git.errors import JouetError
 from jouet_git.harness import claude
+from jouet_git.harness.base import BadInput
 
 _EVENTS = {"PreToolUse": "pre", "PostToolUse": "post", "PostToolUseFailure": "post-failure"}
 
@@ -13,7 +14,7 @@ def call_from_recorded_payload(text: str, where: str) -> Call:
     """The call a Claude Code or Codex PreToolUse/PostToolUse payload describes."""
     try:
         payload = claude.parse(text)
-    except claude.PayloadError as error:
+    except BadInput as error:
         raise JouetError(f"{where}: {error}") from None
     name = payload.get("hook_event_name", "PreToolUse")
     event = _EVENTS.get(name if isinstance(name, str) else "")
@@ -24,5 +25,5 @@ def call_from_recorded_payload(text: str, where: str) -> Call:
     harness = "codex" if "turn_id" in payload else "claude"
     try:
         return claude.call_from_payload(payload, event, harness)
-    except claude.PayloadError as error:
+    except BadInput as error:
         raise JouetError(f"{where}: {error}") from None

@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from jouet_git.errors import JouetError
-
 KEYWORDS = frozenset((
     "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in", "local", "nil",
     "not", "or", "repeat", "return", "then", "true", "until", "while",
@@ -55,14 +53,16 @@ _SIMPLE_ESCAPES = {
 }
 
 
-class LuauSyntaxError(JouetError):
+class LuauSyntaxError(Exception):
     """A Luau script that does not parse: where (file, line, column) and what is wrong.
 
-    `str(error)` reads `script.luau:3:14: message`, the form editors and terminals link to.
+    `str(error)` (and `message`) read `script.luau:3:14: message`, the form editors and terminals
+    link to.
     """
 
     def __init__(self, chunkname: str, line: int, column: int, message: str) -> None:
         super().__init__(f"{chunkname}:{line}:{column}: {message}")
+        self.message = str(self)
         self.chunkname = chunkname
         self.line = line
         self.column = column

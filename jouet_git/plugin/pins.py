@@ -21,7 +21,7 @@ from typing import Any
 
 import tomli
 
-from jouet_git import paths
+from jouet_git import paths, store
 from jouet_git.errors import JouetError
 from jouet_git.plugin.manifest import name_problem
 
@@ -62,7 +62,7 @@ def _read(file: str) -> tuple[dict[str, Any] | None, str]:
             return tomli.load(f), ""
     except FileNotFoundError:
         return None, ""
-    except (OSError, tomli.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as error:
         return None, f"{file}: {error}; its plugins do not run until it is fixed"
 
 
@@ -134,35 +134,32 @@ def find_user_pin(name: str) -> Pin | None:
 
 
 def _edit_config(change: Any) -> None:
-    """Edit config.toml in place with tomlkit (comments and layout kept), under its lock."""
-    import filelock
+    """Edit config.toml in place with tomlkit (comments and layout kept), under its lock.
+
+    config.toml is a person's file, not a store: a syntax error stops the edit and says where.
+    """
     import tomlkit
     from tomlkit.exceptions import ParseError
 
-    from jouet_git.trust.store import write_atomic
-
     file = paths.config_file()
-    os.makedirs(os.path.dirname(file), exist_ok=True)
-    lock = filelock.FileLock(file + ".lock", timeout=10, mode=0o600)
     try:
-        lock.acquire()
-    except filelock.Timeout:
-        raise JouetError(f"another jouet has held {file}.lock for 10s; try again") from None
-    try:
-        try:
-            with open(file, encoding="utf-8") as f:
-                text = f.read()
-        except FileNotFoundError:
-            text = ""
-        try:
-            doc = tomlkit.parse(text)
-        except ParseError as error:
-            raise JouetError(f"{file}: {error}; fix it, then run this again") from None
-        change(doc)
-        mode = os.stat(file).st_mode & 0o777 if os.path.exists(file) else 0o644
-        write_atomic(file, tomlkit.dumps(doc), mode)
-    finally:
-        lock.release()
+        with store.locked(file):
+            try:
+                with open(file, encoding="utf-8") as f:
+                    text = f.read()
+            except FileNotFoundError:
+                text = ""
+            except (OSError, UnicodeDecodeError) as error:
+                raise JouetError(f"{file}: cannot be read ({error}); fix it, then run this again") from None
+            try:
+                doc = tomlkit.parse(text)
+            except ParseError as error:
+                raise JouetError(f"{file}: {error}; fix it, then run this again") from None
+            change(doc)
+            mode = os.stat(file).st_mode & 0o777 if os.path.exists(file) else 0o644
+            store.write_atomic(file, tomlkit.dumps(doc), mode)
+    except store.Busy as error:
+        raise JouetError(str(error)) from None
 
 
 def save_user_pin(pin: Pin, note: str = "") -> None:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 import time
 
+from jouet_git import budgets
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,13 +36,8 @@ if TYPE_CHECKING:
 
     Answer = tuple[Any, str | None]
 
-BUDGET = 0.2  # seconds the probes of one check share
-SECRETS_BUDGET = 5.0  # seconds the secret scans of one hook call share
+BUDGET = budgets.PROBES  # seconds the probes of one check share (times JOUET_BUDGET_SCALE)
 NOT_A_REPO = "not in a git repository"
-
-# Variables that point git at a repository. git sets them for its own hooks (a pre-commit hook of
-# `git commit -a` gets a temporary index); they are kept for that repository and dropped for another.
-_REPO_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 
 
 class ProbeError(Exception):
@@ -65,10 +62,10 @@ class Probes:
         "git_processes",
     )
 
-    def __init__(self, cwd: str, call: Call | None = None, budget: float = BUDGET) -> None:
+    def __init__(self, cwd: str, call: Call | None = None, budget: float | None = None) -> None:
         self.cwd = os.path.abspath(cwd)
         self.call = call
-        self.budget = budget
+        self.budget = budgets.probes() if budget is None else budget
         self.git_processes = 0
         self._cache: dict[tuple[Any, ...], Answer] = {}
         self._repos: dict[str, Repo | None] = {}
@@ -102,46 +99,29 @@ class Probes:
         if left <= 0:
             spent = f"no time was left of the probes' {self.budget * 1000:.0f} ms"
             raise OutOfTime(f"{spent} to run git {args[0]}")
-        import signal
-        import subprocess
+        from jouet_git import gitrun
 
         self.git_processes += 1
-        proc = subprocess.Popen(
-            ["git", *args], cwd=cwd, env=self._git_env(cwd), stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        )
         try:
-            out, err = proc.communicate(timeout=left)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except OSError:
-                proc.kill()
-            proc.communicate()
+            result = gitrun.git(args, cwd, timeout=left, env=self._git_env(cwd))
+        except gitrun.Timeout:
             raise OutOfTime(
                 f"git {args[0]} did not answer within the probes' {self.budget * 1000:.0f} ms and was stopped"
             ) from None
-        return proc.returncode, out, err
+        return result.code, result.stdout, result.stderr
 
     def _git_env(self, cwd: str) -> dict[str, str]:
         if self._env is None:
-            env = dict(os.environ)
-            env["GIT_OPTIONAL_LOCKS"] = "0"
-            env["GIT_TERMINAL_PROMPT"] = "0"
-            env["LC_ALL"] = "C"
-            for name in ("GIT_PAGER", "PAGER", "GIT_EXTERNAL_DIFF", "GIT_TRACE"):
-                env.pop(name, None)
-            here = os.getcwd()
-            for name in _REPO_VARIABLES:
-                value = env.get(name)
-                if value and not os.path.isabs(value):
-                    env[name] = os.path.join(here, value)
-            self._env = env
+            from jouet_git import gitrun
+
+            self._env = gitrun.git_env(keep_repo=True)
         own = self.repo_at(self.cwd)
         other = self.repo_at(cwd)
         if own is not None and other is not None and own.root == other.root:
             return self._env
-        return {k: v for k, v in self._env.items() if k not in _REPO_VARIABLES}
+        from jouet_git.gitrun import REPO_VARIABLES
+
+        return {k: v for k, v in self._env.items() if k not in REPO_VARIABLES}
 
     # -- where ------------------------------------------------------------------------------------
 
@@ -324,21 +304,21 @@ class Probes:
             return self._cache[key]
         now = time.monotonic()
         if self._secrets_deadline is None:
-            self._secrets_deadline = now + SECRETS_BUDGET
+            self._secrets_deadline = now + budgets.secrets()
         if self._secrets_deadline <= now:
-            return None, f"out of time: the secret scans' {SECRETS_BUDGET:g} s for this call were spent"
-        from jouet_git.gitleaks import proc
+            return None, f"out of time: the secret scans' {budgets.secrets():g} s for this call were spent"
+        from jouet_git import gitrun
         from jouet_git.probes import secrets
 
         pushed = self._pushed() if scope == "outgoing" else None
-        before = proc.COUNTS.get("git", 0)
+        before = gitrun.COUNTS.get("git", 0)
         try:
             if pushed is None:
                 answer = secrets.scan(where, scope, wanted, deadline=self._secrets_deadline)
             else:
                 answer = secrets.scan(where, scope, wanted, deadline=self._secrets_deadline, range=pushed)
         finally:
-            self.git_processes += proc.COUNTS.get("git", 0) - before
+            self.git_processes += gitrun.COUNTS.get("git", 0) - before
         findings, reason = answer
         if findings is None and (time.monotonic() >= self._secrets_deadline or "budget" in (reason or "")):
             return None, f"out of time: {reason}"

@@ -94,8 +94,9 @@ def scan(
     if deadline is not None:
         end = min(end, deadline)
 
+    from jouet_git import gitrun
     from jouet_git.gitleaks import binary as gl_binary
-    from jouet_git.gitleaks import config, diff, precheck, proc, scanner
+    from jouet_git.gitleaks import config, diff, precheck, scanner
 
     gitleaks = gl_binary.find_gitleaks()
     if gitleaks is None:
@@ -112,7 +113,7 @@ def scan(
         return None, f"not a git work tree: {error}"
     except diff.TooLarge as error:
         return None, f"{error}, the limit for a secret scan: run `gitleaks git` by hand"
-    except proc.OverBudget:
+    except gitrun.Timeout:
         return None, f"the secret scan ran out of its {budget:g} s budget while reading the diff"
     except (RuntimeError, OSError) as error:
         return None, str(error)
@@ -138,7 +139,7 @@ def scan(
             found = scanner.scan_log(gitleaks, repo.toplevel, revisions, end)
         else:
             found = scanner.scan_tree(gitleaks, repo.toplevel, changes, source, end)
-    except proc.OverBudget:
+    except gitrun.Timeout:
         return None, f"gitleaks ran out of the {budget:g} s budget of a secret scan and was stopped"
     except scanner.ScanFailed as error:
         return None, str(error)

@@ -21,12 +21,11 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from jouet_git import paths
+from jouet_git import gitrun, paths
 from jouet_git.errors import JouetError
 
 HOOKS = ("pre-commit", "pre-push", "post-checkout")
@@ -268,34 +267,32 @@ def _installed_command(path: str) -> str | None:
 # where git takes hooks from
 
 
-def _git(args: list[str], cwd: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["GIT_OPTIONAL_LOCKS"] = "0"
+def _git(args: list[str], cwd: str | None = None) -> gitrun.Result:
     try:
-        return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
-    except OSError as error:
-        raise JouetError(f"cannot run git: {error}; install git and make sure it is on PATH") from error
+        return gitrun.git(args, cwd)
+    except gitrun.GitMissing as error:
+        raise JouetError(f"{error}; install git and make sure it is on PATH") from None
 
 
 def _config_get(key: str, cwd: str | None, *scope: str) -> tuple[str | None, str | None]:
     """The value of KEY (as a path) and the scope it comes from, or (None, None)."""
     proc = _git(["config", *scope, "--show-scope", "--path", "--get", key], cwd)
-    if proc.returncode != 0 or not proc.stdout.strip():
+    if proc.code != 0 or not proc.text().strip():
         return None, None
-    where, _, value = proc.stdout.rstrip("\n").partition("\t")
+    where, _, value = proc.text().rstrip("\n").partition("\t")
     return value, where
 
 
 def repository_hooks_dir(cwd: str) -> tuple[str, str]:
     """The directory git runs this repository's hooks from, and why it is that one."""
     proc = _git(["rev-parse", "--path-format=absolute", "--git-path", "hooks"], cwd)
-    if proc.returncode != 0:
+    if proc.code != 0:
         raise JouetError(
-            f"{cwd} is not inside a git repository ({proc.stderr.strip() or 'git rev-parse failed'}): "
+            f"{cwd} is not inside a git repository ({proc.error() or 'git rev-parse failed'}): "
             "run `jouet setup git` from inside the repository to guard, or add --global to guard every "
             "repository you clone or create from now on"
         )
-    hooks_dir = os.path.normpath(proc.stdout.strip())
+    hooks_dir = os.path.normpath(proc.text().strip())
     value, where = _config_get("core.hooksPath", cwd)
     if value is not None:
         source = f"core.hooksPath = {value}, from the {where} git config"
@@ -366,7 +363,7 @@ def _refuse_symlink(path: str, hook: str) -> None:
 
 def _write_hook(path: str, text: str) -> None:
     """Write TEXT to PATH atomically (a temporary file renamed over it), executable."""
-    from jouet_git.fsutil import write_atomic
+    from jouet_git.store import write_atomic
 
     write_atomic(path, text, HOOK_MODE)
 
@@ -442,9 +439,9 @@ def _ensure_template_dir(report: Report, template: str | None, where: str | None
         )
         if not dry_run:
             proc = _git(["config", "--global", "init.templateDir", template])
-            if proc.returncode != 0:
+            if proc.code != 0:
                 raise JouetError(
-                    f"could not set init.templateDir in your global git config: {proc.stderr.strip()}"
+                    f"could not set init.templateDir in your global git config: {proc.error()}"
                 )
         report.steps.append(Step("config-set", template))
     else:
@@ -561,9 +558,9 @@ def _forget_template(report: Report, template: str, where: str | None, dry_run: 
         if os.path.isdir(template):
             os.rmdir(template)
         proc = _git(["config", "--global", "--unset", "init.templateDir"])
-        if proc.returncode not in (0, 5):
+        if proc.code not in (0, 5):
             raise JouetError(
-                f"could not unset init.templateDir in your global git config: {proc.stderr.strip()}"
+                f"could not unset init.templateDir in your global git config: {proc.error()}"
             )
     report.steps.append(Step("rmdir", template))
     report.steps.append(Step("config-unset", template))
@@ -595,7 +592,7 @@ def status(cwd: str | None) -> Report:
     report = Report("status", "repository" if cwd else "global")
     if cwd is not None:
         proc = _git(["rev-parse", "--git-dir"], cwd)
-        if proc.returncode == 0:
+        if proc.code == 0:
             hooks_dir, source = repository_hooks_dir(cwd)
             report.hooks_dir = hooks_dir
             report.locations.append(Location("repository", hooks_dir, source, _hook_states(hooks_dir)))

@@ -96,8 +96,7 @@ def repo_state(root: str) -> RepoState | None:
     if content.empty:
         return None
     key = store.repo_key(root)
-    records, problem = store.read_records()
-    if key is None:
-        problem = problem or f"cannot find the git directory of {root}"
+    records = store.read_records()
+    problem = "" if key is not None else f"cannot find the git directory of {root}"
     record = records.get(key) if key else None
     return RepoState(root, key, content, record, problem)

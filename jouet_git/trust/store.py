@@ -3,8 +3,8 @@
 One JSON file, `$JOUET_STATE_DIR/trust.json` (0600), outside every repository, so nothing a
 repository ships can trust itself. Records are keyed by the repository's git common directory, so
 a linked worktree finds the record of the repository it belongs to; whether its content still
-matches is for state.py to say. Writes happen under a file lock and replace the file atomically;
-reads take no lock (a reader sees the old file or the new one, never half of one).
+matches is for state.py to say. Reads and writes go through jouet_git.store (a locked update, an
+atomic replace, and a bad file set aside and reported rather than trusted).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from jouet_git import gitdir, paths
+from jouet_git import gitdir, paths, store
 from jouet_git.errors import JouetError
 
 FORMAT = 1
@@ -31,23 +31,21 @@ def repo_key(root: str) -> str | None:
     return os.path.realpath(common) if common else None
 
 
-def read_records() -> tuple[dict[str, dict[str, Any]], str]:
-    """Every trust record by repository key, and a problem reading them ("" when none).
+def _parse(data: bytes) -> dict[str, dict[str, Any]]:
+    decoded = store.decode_json(data)
+    if not isinstance(decoded, dict) or not isinstance(decoded.get("repositories"), dict):
+        raise store.Corrupt("not a jouet trust file")
+    return {key: entry for key, entry in decoded["repositories"].items() if _valid(entry)}
 
-    A file that cannot be read or parsed trusts nothing: every repository reads as untrusted.
-    """
-    path = store_path()
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        return {}, ""
-    except (OSError, ValueError) as error:
-        return {}, f"{path} cannot be read ({error}); no repository counts as trusted until it is fixed or removed"
-    if not isinstance(data, dict) or not isinstance(data.get("repositories"), dict):
-        return {}, f"{path} is not a jouet trust file; no repository counts as trusted until it is removed"
-    records = {key: entry for key, entry in data["repositories"].items() if _valid(entry)}
-    return records, ""
+
+def _dump(records: dict[str, dict[str, Any]]) -> str:
+    return json.dumps({"format": FORMAT, "repositories": records}, indent=1, sort_keys=True) + "\n"
+
+
+def read_records() -> dict[str, dict[str, Any]]:
+    """Every trust record by repository key. A trust file that cannot be used is set aside and
+    reported (jouet_git.store): no repository counts as trusted until trusted again."""
+    return store.load(store_path(), _parse, dict, "trust file")
 
 
 def _valid(entry: Any) -> bool:
@@ -57,38 +55,12 @@ def _valid(entry: Any) -> bool:
 
 
 def get(key: str) -> dict[str, Any] | None:
-    records, _ = read_records()
-    return records.get(key)
+    return read_records().get(key)
 
 
 def update(change: Callable[[dict[str, dict[str, Any]]], None]) -> None:
     """Read the records under the lock, let CHANGE edit them in place, and write them back."""
-    import filelock
-
-    path = store_path()
-    directory = os.path.dirname(path)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    lock = filelock.FileLock(path + ".lock", timeout=LOCK_TIMEOUT, mode=0o600)
     try:
-        lock.acquire()
-    except filelock.Timeout:
-        raise JouetError(f"another jouet has held {path}.lock for {LOCK_TIMEOUT:.0f}s; try again, and if no "
-                         "jouet is running, check what holds that file") from None
-    try:
-        records, problem = read_records()
-        if problem and os.path.exists(path):
-            aside = f"{path}.unreadable"
-            os.replace(path, aside)
-        change(records)
-        text = json.dumps({"format": FORMAT, "repositories": records}, indent=1, sort_keys=True) + "\n"
-        write_atomic(path, text)
-    finally:
-        lock.release()
-
-
-def write_atomic(path: str, text: str, mode: int = 0o600) -> None:
-    """Replace PATH with TEXT atomically (see jouet_git.fsutil), creating its directory."""
-    from jouet_git.fsutil import write_atomic as replace
-
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    replace(path, text, mode)
+        store.update(store_path(), _parse, dict, _dump, change, "trust file", timeout=LOCK_TIMEOUT)
+    except store.Busy as error:
+        raise JouetError(str(error)) from None

@@ -79,7 +79,7 @@ def test_a_person_can_let_one_push_through_and_it_is_recorded(pushed: tuple[Path
     assert git(remote, "rev-parse", "main") == git(repo, "rev-parse", "main")
     ledger = Path(os.environ["JOUET_STATE_DIR"]) / "ledger.jsonl"
     records = [json.loads(line) for line in ledger.read_text().splitlines()]
-    assert any(r["rule"] == "force-push" and r["action"] == "allowed" for r in records)
+    assert any(r["allowed"] == ["force-push"] and r["decision"] == "none" and r["harness"] == "git" for r in records)
 
 
 def test_an_agent_cannot_set_jouet_allow(tmp_path: Path) -> None:

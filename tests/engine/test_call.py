@@ -9,7 +9,7 @@ from jouet_git.call import Call
 from jouet_git.engine.decide import decide
 from jouet_git.engine.load import load_file
 from jouet_git.engine.model import BUILTIN
-from jouet_git.luau.rules import HookScripts
+from jouet_git.engine.scripts import HookScripts
 
 
 def test_a_complete_command_has_no_problems() -> None:

@@ -18,9 +18,9 @@ from jouet_git.engine.decide import decide
 from jouet_git.engine.examples import run_examples
 from jouet_git.engine.load import load_file, load_text
 from jouet_git.engine.model import BUILTIN, USER
-from jouet_git.luau.host import CALL_FIELDS, COMMAND_FIELDS, MODULE_FIELDS
-from jouet_git.luau.rules import HookScripts
-from jouet_git.luau.types import definitions
+from jouet_git.engine.script_host import CALL_FIELDS, COMMAND_FIELDS, MODULE_FIELDS
+from jouet_git.engine.script_types import definitions
+from jouet_git.engine.scripts import HookScripts
 
 DATA = TESTS / "data" / "scripts"
 
@@ -286,4 +286,5 @@ def test_a_failing_script_in_a_hook_says_nothing_and_is_reported(tmp_path: Path)
     assert "jouet: rule broken failed and said nothing" in proc.stderr and "budget" in proc.stderr
     ledger = Path(os.environ["JOUET_STATE_DIR"]) / "ledger.jsonl"
     records = [json.loads(line) for line in ledger.read_text().splitlines()]
-    assert records[-1]["rule"] == "broken" and records[-1]["action"] == "error"
+    [error] = records[-1]["errors"]
+    assert error["rule"] == "broken" and "budget" in error["error"] and records[-1]["decision"] == "none"

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from testing import git, make_repo
 from testing.githooks import ZERO, capture_hook, captured, commit, rev
 
+from jouet_git import gitrun
 from jouet_git.call import KIND_SHELL, PRE_TOOL_USE
 from jouet_git.errors import JouetError
 from jouet_git.harness.git_events import PushRef, outgoing_commits, pre_push_calls, push_command
@@ -226,14 +228,14 @@ def test_git_runs_read_only_without_optional_locks(pushing: Pushing, monkeypatch
     new = commit(pushing.repo, "n.txt")
     git(pushing.repo, "checkout", "-q", "-b", "fresh")
     seen: list[tuple[list[str], str | None]] = []
-    real_run = subprocess.run
+    real_run = gitrun.run
 
-    def counting_run(args: list[str], **kwargs: object) -> object:
+    def counting_run(args: list[str], cwd: str | None, **kwargs: Any) -> gitrun.Result:
         env = kwargs.get("env")
         seen.append((list(args), env.get("GIT_OPTIONAL_LOCKS") if isinstance(env, dict) else None))
-        return real_run(args, **kwargs)  # type: ignore[call-overload]
+        return real_run(args, cwd, **kwargs)
 
-    monkeypatch.setattr(subprocess, "run", counting_run)
+    monkeypatch.setattr(gitrun, "run", counting_run)
     stdin = (
         f"refs/heads/main {new} refs/heads/main {old}\n"
         f"refs/heads/fresh {new} refs/heads/fresh {ZERO}\n"

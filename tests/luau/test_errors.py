@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from jouet_git.errors import JouetError
 from jouet_git.luau.translate import LuauSyntaxError, translate
 
 # (source, line, column, text the message contains)
@@ -91,11 +90,11 @@ def test_syntax_error(source: str, line: int, column: int, text: str) -> None:
     assert str(error) == f"rules/check.luau:{line}:{column}: {error.detail}"
 
 
-def test_error_is_a_jouet_error_with_the_default_chunk_name() -> None:
-    with pytest.raises(JouetError) as caught:
+def test_error_says_where_with_the_default_chunk_name() -> None:
+    with pytest.raises(LuauSyntaxError) as caught:
         translate("local function f()\n")
     assert str(caught.value) == "script.luau:2:1: expected 'end' to close 'function' at line 1, got end of file"
-    assert isinstance(caught.value, LuauSyntaxError)
+    assert caught.value.message == str(caught.value)
     assert caught.value.chunkname == "script.luau"
 
 

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 from testing import git, make_repo, run_jouet
 
-from jouet_git.gitleaks import proc
+from jouet_git import budgets, gitrun
 from jouet_git.harness.git_events import pre_push_calls
-from jouet_git.probes import core
 from jouet_git.probes.checks import push_pairs
 from jouet_git.probes.core import ProbeError, Probes
 
@@ -39,9 +38,9 @@ def test_a_staged_secret_is_found_and_the_answer_kept(repo: Path) -> None:
         ("github-pat", "config.py", 1, None)]
     assert TOKEN not in repr(findings)
     assert p.git_processes > 0  # the scan's own git processes count too
-    counts, processes = dict(proc.COUNTS), p.git_processes
+    counts, processes = dict(gitrun.COUNTS), p.git_processes
     assert p.secrets_scan("staged") == (findings, None)  # nil scope is "staged": same answer
-    assert dict(proc.COUNTS) == counts and p.git_processes == processes
+    assert dict(gitrun.COUNTS) == counts and p.git_processes == processes
 
 
 def test_paths_a_git_add_is_about_to_stage(repo: Path) -> None:
@@ -83,12 +82,12 @@ def test_push_pairs_read_the_revisions() -> None:
 
 
 def test_a_spent_secrets_budget_runs_nothing(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "SECRETS_BUDGET", 0.0)
-    before = dict(proc.COUNTS)
+    monkeypatch.setattr(budgets, "SECRETS", 0.0)
+    before = dict(gitrun.COUNTS)
     p = Probes(str(repo))
     value, reason = p.secrets_scan()
     assert value is None and reason is not None and reason.startswith("out of time: ")
-    assert dict(proc.COUNTS) == before and p.git_processes == 0
+    assert dict(gitrun.COUNTS) == before and p.git_processes == 0
 
 
 def test_secrets_scan_refuses_an_unknown_scope(repo: Path) -> None:

@@ -311,19 +311,19 @@ def test_keyword_free_commits_never_start_gitleaks(repo: Path, tmp_path: Path, s
 
 
 def test_keyword_free_commit_in_process_leaves_gitleaks_unstarted(repo: Path) -> None:
-    from jouet_git.engine.run import decide_call
-    from jouet_git.gitleaks import proc
+    from jouet_git import gitrun
+    from jouet_git.engine.runner import Runner
     from jouet_git.harness.claude import call_from_payload, parse
     from jouet_git.probes import secrets
 
     stage(repo, {"src/app.py": "x = 1\ny = 9\n"})
-    before = proc.COUNTS.get("gitleaks", 0)
+    before = gitrun.COUNTS.get("gitleaks", 0)
     call = call_from_payload(parse(claude_payload("git commit -m nine", repo)), "pre")
-    decision = decide_call(call)
+    decision = Runner(record=False).decide(call)
     assert decision.deny is None and not decision.warnings and not decision.errors
     assert secrets.LAST.files == 1  # the scan did look at the change...
     assert secrets.LAST.gitleaks_ran is False  # ...and needed no gitleaks for it
-    assert proc.COUNTS.get("gitleaks", 0) == before
+    assert gitrun.COUNTS.get("gitleaks", 0) == before
 
 
 def test_a_scan_that_cannot_run_warns_and_lets_the_commit_through(repo: Path, tmp_path: Path, s: Secrets) -> None:

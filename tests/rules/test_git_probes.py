@@ -15,9 +15,9 @@ from testing.gitrules import commit, head, other_clone, with_remote, write_git_w
 from jouet_git.engine.decide import decide
 from jouet_git.engine.model import Rule
 from jouet_git.engine.ruleset import load
-from jouet_git.engine.run import context_for
+from jouet_git.engine.runner import context_for
+from jouet_git.engine.script_host import ScriptHost
 from jouet_git.harness.claude import call_from_payload
-from jouet_git.luau.host import ScriptHost
 from jouet_git.probes.core import ProbeError, Probes
 from jouet_git.probes.examples import ExampleProbes
 

@@ -19,7 +19,7 @@ from jouet_git.call import Call
 from jouet_git.engine.decide import decide
 from jouet_git.engine.load import load_file
 from jouet_git.engine.model import BUILTIN
-from jouet_git.luau.rules import HookScripts
+from jouet_git.engine.scripts import HookScripts
 
 # Every global option git documents, each with a value where it takes one (both spellings).
 GLOBAL_OPTIONS: list[list[str]] = [

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from testing import git, make_repo
 
-from jouet_git.gitleaks import binary, config, proc
+from jouet_git import gitrun
+from jouet_git.gitleaks import binary, config
 from jouet_git.probes import secrets
 from jouet_git.probes.secrets import scan
 
@@ -130,9 +131,9 @@ def test_config_without_the_default_drops_its_keywords(repo: Path, s: Secrets) -
     (repo / ".gitleaks.toml").write_text(
         "[[rules]]\nid = \"only-this\"\nregex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
     stage_secrets(repo, s)
-    before = proc.COUNTS["gitleaks"]
+    before = gitrun.COUNTS["gitleaks"]
     assert scan(str(repo), "staged") == ([], None)
-    assert proc.COUNTS["gitleaks"] == before  # no jtok_ in the lines: the pre-check skipped gitleaks
+    assert gitrun.COUNTS["gitleaks"] == before  # no jtok_ in the lines: the pre-check skipped gitleaks
 
 
 def test_disabled_rules_are_off(repo: Path, s: Secrets) -> None:
@@ -159,10 +160,10 @@ def test_relative_extend_path_is_read_from_the_top_of_the_work_tree(repo: Path, 
 def test_keyword_free_change_runs_no_gitleaks_and_two_git_calls(repo: Path) -> None:
     (repo / "src" / "app.py").write_text("x = 1\ny = 3\n")
     git(repo, "add", "src/app.py")
-    before = dict(proc.COUNTS)
+    before = dict(gitrun.COUNTS)
     assert scan(str(repo), "staged") == ([], None)
-    assert proc.COUNTS["gitleaks"] == before["gitleaks"]
-    assert proc.COUNTS["git"] - before["git"] == 2
+    assert gitrun.COUNTS["gitleaks"] == before["gitleaks"]
+    assert gitrun.COUNTS["git"] - before["git"] == 2
     assert secrets.LAST.gitleaks_ran is False
 
 
@@ -170,9 +171,9 @@ def test_git_calls_per_scope(repo: Path, s: Secrets) -> None:
     (repo / "new.txt").write_text("n = 1\n")
     for scope, paths, calls in (("staged", None, 2), ("staged", ["new.txt"], 4), ("tracked", None, 2),
                                 ("tracked", ["new.txt"], 4), ("outgoing", None, 2)):
-        before = proc.COUNTS["git"]
+        before = gitrun.COUNTS["git"]
         scan(str(repo), scope, paths=paths)
-        assert proc.COUNTS["git"] - before == calls, (scope, paths)
+        assert gitrun.COUNTS["git"] - before == calls, (scope, paths)
 
 
 def test_untracked_paths_about_to_be_added_are_scanned(repo: Path, s: Secrets) -> None:
@@ -384,9 +385,9 @@ def test_unreadable_config_runs_gitleaks_and_reports_its_error(repo: Path) -> No
     (repo / ".gitleaks.toml").write_text("[[rules]\nbroken")
     (repo / "a.txt").write_text("plain\n")
     git(repo, "add", "a.txt")
-    before = proc.COUNTS["gitleaks"]
+    before = gitrun.COUNTS["gitleaks"]
     findings, reason = scan(str(repo), "staged")
-    assert proc.COUNTS["gitleaks"] == before + 1  # not sure what the config says: gitleaks decides
+    assert gitrun.COUNTS["gitleaks"] == before + 1  # not sure what the config says: gitleaks decides
     assert findings is None and reason is not None and reason.startswith("gitleaks failed")
 
 

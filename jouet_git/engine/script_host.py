@@ -86,8 +86,9 @@ def _hash(data: bytes) -> str:
     return blake2b(data, digest_size=32).hexdigest()
 
 
-def lua_for(path: str) -> str:
-    """The Lua translation of the Luau script at PATH, from the cache when its source is there."""
+def lua_for(path: str, fresh: bool = False) -> str:
+    """The Lua translation of the Luau script at PATH, from the cache when its source is there
+    (FRESH: translate again and replace what the cache holds)."""
     from jouet_git import __version__, paths
 
     try:
@@ -98,11 +99,11 @@ def lua_for(path: str) -> str:
     key = _hash(f"{__version__}|{TRANSLATION_FORMAT}|".encode() + source)
     directory = paths.private_dir(os.path.join(paths.cache_dir(), "luau"))
     cached = os.path.join(directory, f"{key}.lua") if directory else None
-    if cached is not None:
+    if cached is not None and not fresh:
         try:
             with open(cached, encoding="utf-8") as f:
                 return f.read()
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             pass
     from jouet_git.luau.translate import LuauSyntaxError, translate
 
@@ -115,7 +116,7 @@ def lua_for(path: str) -> str:
     except LuauSyntaxError as error:
         raise ScriptFailure(f"{path}:{error.line}:{error.column}: {error.detail}") from None
     if cached is not None:
-        from jouet_git.fsutil import write_atomic
+        from jouet_git.store import write_atomic
 
         with contextlib.suppress(OSError):
             write_atomic(cached, lua, sync=False)
@@ -139,8 +140,12 @@ class _Current:
 class ScriptHost:
     """One sandbox for every script rule of a process."""
 
-    def __init__(self, budget: Budget = HOOK_BUDGET, examples: bool = False) -> None:
+    def __init__(self, budget: Budget | None = None, examples: bool = False) -> None:
         self.sb = Sandbox()
+        if budget is None:
+            from jouet_git import budgets
+
+            budget = Budget(time=budgets.script(), instructions=HOOK_BUDGET.instructions)
         self.budget = budget
         # Examples run with a plugin's own default settings, so a person narrowing them does not break
         # the plugin's examples; hooks run with the settings in force.
@@ -388,9 +393,14 @@ class ScriptHost:
         from lupa.lua54 import lua_type
 
         try:
-            lua = lua_for(path)
             env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
-            loaded = self.sb.load(lua, os.path.basename(path), env, self.budget)
+            try:
+                loaded = self.sb.load(lua_for(path), os.path.basename(path), env, self.budget)
+            except ScriptError:
+                # A cached translation that does not load (a damaged cache file) is made again
+                # from the script; a script that fails again fails for real.
+                env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
+                loaded = self.sb.load(lua_for(path, fresh=True), os.path.basename(path), env, self.budget)
             check = loaded.get("check") if isinstance(loaded, dict) else None
             if check is None or lua_type(check) != "function":
                 raise ScriptFailure(f"{path}: the script must return a table with a check function")

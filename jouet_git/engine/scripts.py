@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from jouet_git.call import Call
 from jouet_git.engine.decide import Outcome
-from jouet_git.luau.host import EXAMPLE_BUDGET, ScriptHost
+from jouet_git.engine.script_host import EXAMPLE_BUDGET, ScriptHost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,0 +1,144 @@
+"""The one runner: every entry point hands it Calls and gets Decisions.
+
+    runner = Runner()                     # Runner(allow=...) where a person may let a rule through
+    decision = runner.decide(call)        # what the rules that apply in call.cwd decide
+    runner.record(call, decision)         # its one ledger line (jouet_git/ledger.py)
+
+Agent hooks, git's hooks, `jouet check` (one call or a jsonl stream), `jouet rule test --command`
+and the entry points to come all decide here, so they cannot drift apart. Per repository root
+(None outside any) the runner keeps the rule set and one script host (a Lua VM, started only when a
+script rule's matcher matches), so a push of many refs, a jsonl batch or a replay loads each once.
+
+The JOUET_ALLOW policy (a person letting one command through named rules, never an enforced one)
+is applied here for the entry points that pass `allow`; what was let through is in
+Decision.allowed and in the ledger.
+"""
+
+from __future__ import annotations
+
+import time
+
+from jouet_git import gitdir
+from jouet_git.call import KIND_SEARCH, Call
+from jouet_git.engine.decide import Decision, decide
+from jouet_git.engine.match import Context
+from jouet_git.engine.ruleset import RuleSet, load_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from jouet_git.engine.model import Rule
+
+_SEARCH_PROGRAMS = frozenset({"grep", "rg", "egrep", "fgrep", "ag", "ack", "git-grep"})
+
+
+class LazyScripts:
+    """Starts the real script host (a Lua VM) the first time a script rule needs it."""
+
+    __slots__ = ("_scripts",)
+
+    def __init__(self) -> None:
+        self._scripts: Any = None
+
+    def run(self, rule: Rule, call: Call, matched: list[int]) -> Any:
+        if self._scripts is None:
+            from jouet_git.engine.scripts import HookScripts
+
+            self._scripts = HookScripts()
+        return self._scripts.run(rule, call, matched)
+
+
+class _Repository:
+    """What the runner keeps for one repository root: its rule set and its script host."""
+
+    __slots__ = ("root", "ruleset", "scripts")
+
+    def __init__(self, root: str | None, ruleset: RuleSet) -> None:
+        self.root = root
+        self.ruleset = ruleset
+        self.scripts = LazyScripts()
+
+
+class Runner:
+    """Turns Calls into Decisions for every entry point, and records them."""
+
+    __slots__ = ("_repos", "allow", "record_calls", "use_cache")
+
+    def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True) -> None:
+        # Rules a person lets through for this process's calls (JOUET_ALLOW in git's hooks).
+        self.allow = allow
+        self.record_calls = record
+        self.use_cache = use_cache
+        self._repos: dict[str | None, _Repository] = {}
+
+    def _repository(self, cwd: str) -> _Repository:
+        root = gitdir.find_root(cwd)
+        repo = self._repos.get(root)
+        if repo is None:
+            repo = self._repos[root] = _Repository(root, load_root(root, self.use_cache))
+        return repo
+
+    def ruleset(self, cwd: str) -> RuleSet:
+        """The rule set that applies in CWD (loaded once per repository root)."""
+        return self._repository(cwd).ruleset
+
+    def decide(self, call: Call, only: list[Rule] | None = None) -> Decision:
+        """What the rules that apply in the call's directory decide about CALL.
+
+        ONLY decides with those rules instead (each as if enabled), for `jouet rule test --command`.
+        """
+        started = time.perf_counter()
+        repo = self._repository(call.cwd)
+        ctx = context_for(call, repo.root)
+        if only is not None:
+            decision = decide(only, call, ctx, repo.scripts)
+        else:
+            rules = repo.ruleset.candidates({c.program for c in call.commands})
+            disabled = repo.ruleset.disabled_now()
+            decision = decide(rules, call, ctx, repo.scripts, disabled)
+            while self.allow and decision.deny is not None and decision.deny.rule in self.allow \
+                    and not decision.deny.source_label.startswith("enforced"):
+                decision.allowed.append(decision.deny.rule)
+                let_through = decision.allowed
+                decision = decide(rules, call, ctx, repo.scripts, disabled | frozenset(let_through))
+                decision.allowed = let_through
+        decision.ms = (time.perf_counter() - started) * 1000
+        return decision
+
+    def record(self, call: Call, decision: Decision) -> None:
+        """Append the call's ledger line (never raises: a full disk must not break a hook)."""
+        if not self.record_calls:
+            return
+        from jouet_git import ledger
+
+        try:
+            root = self._repository(call.cwd).root
+            ledger.append(ledger.entry(call, decision, root, decision.ms))
+        except (OSError, ValueError):
+            pass
+
+    def decide_and_record(self, call: Call) -> Decision:
+        decision = self.decide(call)
+        self.record(call, decision)
+        return decision
+
+
+def context_for(call: Call, root: str | None) -> Context:
+    """What matching needs beyond the call: how many files the work tree tracks, for searches."""
+    tracked: int | None = None
+    if root is not None and _is_search(call):
+        tracked = gitdir.index_entries(root)
+    return Context(tracked_files=tracked)
+
+
+def _is_search(call: Call) -> bool:
+    if call.kind == KIND_SEARCH:
+        return True
+    return any(c.program in _SEARCH_PROGRAMS for c in call.commands) if call.command else False
+
+
+def allow_from(environ: dict[str, str] | Any) -> frozenset[str]:
+    """The rules JOUET_ALLOW names (comma-separated)."""
+    value = environ.get("JOUET_ALLOW", "") or ""
+    return frozenset(name.strip() for name in value.split(",") if name.strip())

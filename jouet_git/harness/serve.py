@@ -1,0 +1,76 @@
+"""Serve one hook event: the adapter reads it, the runner decides, the adapter replies.
+
+    jouet hook HARNESS EVENT [ARGS]   ->   serve(adapter, event, args)
+
+This is the only place a hook meets the engine. Whatever goes wrong, the process answers with the
+adapter's own reply: bad input gets adapter.bad_input, and jouet's own failure adapter.failure,
+which every harness reads as "no objection" (a Copilot or Cline call is never blocked because jouet
+broke).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from jouet_git.harness.base import CALLS, NOTICE, SESSION_START, STOP, Adapter, BadInput, Outcome, Reply, Request
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import TextIO
+
+
+def serve(adapter: Adapter, event: str, argv: list[str]) -> int:
+    """Run EVENT of ADAPTER's harness with ARGV; print the reply and return its exit code."""
+    environ = os.environ
+    reply: Reply
+    try:
+        stdin = sys.stdin.read() if adapter.reads_stdin(event, argv) else ""
+        request = adapter.read(event, stdin, argv, environ)
+    except BadInput as error:
+        reply = adapter.bad_input(event, str(error))
+    except Exception as error:  # jouet's own bug while reading: no objection
+        reply = adapter.failure(event, f"internal error: {type(error).__name__}: {error}")
+    else:
+        try:
+            outcome = answer(adapter, request, environ)
+            reply = adapter.reply(request, outcome)
+        except Exception as error:
+            reply = adapter.failure(event, f"internal error: {type(error).__name__}: {error}")
+    _write(sys.stdout, reply.stdout)
+    _write(sys.stderr, reply.stderr)
+    return reply.exit
+
+
+def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Outcome:
+    """What jouet makes of REQUEST: decisions, the primer, the stop check, notices."""
+    from jouet_git.engine.runner import Runner, allow_from
+
+    outcome = Outcome()
+    if request.kind == NOTICE:
+        if request.notice:
+            outcome.notices.append(request.notice)
+        return outcome
+    runner = Runner(allow=allow_from(environ) if adapter.honours_allow else frozenset())
+    if request.kind == CALLS:
+        for call in request.calls:
+            outcome.decisions.append(runner.decide_and_record(call))
+    elif request.kind == SESSION_START:
+        from jouet_git.harness.primer import primer
+
+        adapter.started(request, environ)
+        outcome.primer = primer(runner.ruleset(request.cwd))
+    elif request.kind == STOP:
+        outcome.stop = None  # the stop check has no rules yet: the agent may stop
+    return outcome
+
+
+def _write(stream: TextIO, text: str) -> None:
+    if not text:
+        return
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):  # a closed pipe: nobody is listening any more
+        pass

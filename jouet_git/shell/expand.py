@@ -234,7 +234,9 @@ def _substring(value: Value | None, spec: str, whole: bool) -> Value | None:
             items = items[:length]
         return items
     text = joined(value)
-    start = offset if offset >= 0 else max(len(text) + offset, 0)
+    if offset < 0 and -offset > len(text):
+        return ""  # bash gives nothing for an offset before the start
+    start = offset if offset >= 0 else len(text) + offset
     if length is None:
         return text[start:]
     end = start + length if length >= 0 else len(text) + length

@@ -31,6 +31,17 @@ MAX_XARGS = 64
 # Commands that move the shell, followed to know where files named later are.
 CD = frozenset({"cd", "pushd", "popd"})
 CD_VIA = frozenset({"builtin", "command"})
+# Interpreters whose inline programs are read (see inline.py); python3.12 and kin too.
+INTERPRETERS = frozenset({
+    "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "perl", "ruby",
+    "php", "awk", "gawk", "mawk", "nawk", "lua", "luajit",
+})
+
+
+def is_interpreter(program: str) -> bool:
+    return program in INTERPRETERS or program.startswith(("python", "pypy", "perl5", "ruby", "php", "lua"))
+
+
 # Programs whose output jouet can work out from their words and input (see pure.py).
 PURE = frozenset({
     "echo", "printf", "cat", "base64", "rev", "tac", "sort", "uniq", "head", "tail", "tr", "sed",
@@ -84,6 +95,42 @@ def follow(r: Reader, cmd: Command, u: Unwrapped | None, key: tuple[int, ...], w
     how = FOLLOW.get(program)
     if how is not None:
         how(r, cmd, key)
+    elif is_interpreter(program):
+        inline(r, cmd, key)
+
+
+def inline(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:
+    """An interpreter: read the program it runs, from its words, its input or a file written
+    earlier in the call (a program already on disk is not read)."""
+    from jouet_git.shell.inline import interpreter, source
+
+    language = interpreter(cmd.program)
+    if language is None:
+        return
+    how, text, presets = source(language, cmd.argv)
+    if how == "code" and text is not None:
+        run_inline(r, cmd, key, language, text, presets)
+    elif how == "stdin":
+        r.sh.consumers[id(cmd)] = ("inline", key, None)
+    elif how == "file" and text is not None and r.sh.files:
+        written = r.sh.files.get(file_key(r, text) or "")
+        if written is not None:
+            run_inline(r, cmd, key, language, written, presets)
+
+
+def run_inline(r: Reader, cmd: Command, key: tuple[int, ...], language: str, code: str,
+               presets: dict[str, str]) -> None:
+    """Read the commands an inline program runs: a string for a shell is read as a script, an
+    argument list as a command; their via ends with the interpreter."""
+    from jouet_git.shell.inline import commands
+
+    if not charge(r, len(code)):
+        return
+    for k, (kind, what) in enumerate(commands(language, code, presets)):
+        if kind == "shell" and isinstance(what, str):
+            shell_c(r, cmd, what, (*key, k))
+        elif isinstance(what, list):
+            derive(r, cmd, what, (*key, k), False)
 
 
 def shell_c(r: Reader, cmd: Command, script: str, key: tuple[int, ...]) -> None:
@@ -400,6 +447,12 @@ def feed(r: Reader, elems: list[Elem], k: int, info: Consumer) -> None:
             same_shell(r, cmd, text, key, cmd.program)
         else:
             shell_c(r, cmd, text, key)
+    elif kind == "inline":
+        from jouet_git.shell.inline import interpreter
+
+        language = interpreter(cmd.program)
+        if language is not None:
+            run_inline(r, cmd, key, language, text, {})
 
 
 def fill_xargs(r: Reader, cmd: Command, key: tuple[int, ...], how: XargsHow, text: str) -> None:

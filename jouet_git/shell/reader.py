@@ -21,7 +21,7 @@ import re
 
 from jouet_git.call import Command
 from jouet_git.shell import follow
-from jouet_git.shell.follow import CD, CD_VIA, FOLLOW, PURE
+from jouet_git.shell.follow import CD, CD_VIA, FOLLOW, PURE, is_interpreter
 from jouet_git.shell.wrappers import SHELLS, program_name, unwrap_more
 
 TYPE_CHECKING = False
@@ -1910,7 +1910,7 @@ class Reader:
                 sh.consumers[id(cmd)] = ("xargs", (*self.prefix, self.at(at)), u.xargs)
             if (u.script is not None or program in SHELLS or program in FOLLOW
                     or (sh.functions and program in sh.functions)
-                    or (sh.aliases and argv[0] in sh.aliases)):
+                    or (sh.aliases and argv[0] in sh.aliases) or is_interpreter(program)):
                 at = wpos[offset] if offset >= 0 else start
                 follow.follow(self, cmd, u, (*self.prefix, self.at(at)), wpos, offset)
             elif program in CD and all(v in CD_VIA for v in via):

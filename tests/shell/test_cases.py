@@ -170,7 +170,9 @@ CASES: list[tuple[str, list[Any]] | tuple[str, list[Any], dict[str, Any]]] = [
     ),
     (
         "python3 - <<'PY'\nimport os\nos.system('git push -f')\nPY",
-        [C(argv=["python3", "-"], heredocs=["import os\nos.system('git push -f')\n"])],
+        [C(argv=["python3", "-"], heredocs=["import os\nos.system('git push -f')\n"]),
+         # The program is read: the command it hands to os.system is a command of its own.
+         C(argv=["git", "push", "-f"], nested=True, via=["python3"])],
     ),
     (
         'while read -r f; do git add "$f"; done <<EOF\na\nb\nEOF',
@@ -508,7 +510,7 @@ CASES: list[tuple[str, list[Any]] | tuple[str, list[Any], dict[str, Any]]] = [
     ),
     (
         "python -c 'import os; os.system(\"git push\")'",
-        [["python", "-c", 'import os; os.system("git push")']],
+        [["python", "-c", 'import os; os.system("git push")'], C(argv=["git", "push"], via=["python"])],
     ),
     ("ssh host 'git push -f'", [["ssh", "host", "git push -f"]]),
     (

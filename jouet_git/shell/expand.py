@@ -28,7 +28,9 @@ LIST_QUOTED = 4  # "${a[@]}" or "$@": one field per element
 
 DEFAULT_IFS = " \t\n"
 # Pattern operations on longer values are not worked out (each tries every prefix or suffix).
-MAX_PATTERN_VALUE = 1024
+MAX_PATTERN_VALUE = 256
+# Patterns with more stars than this are not worked out (matching them can backtrack).
+MAX_STARS = 2
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -44,6 +46,26 @@ def fields(pieces: list[tuple[Value, int]], ifs: str, quoted: bool) -> list[str]
 
     def split(text: str) -> None:
         nonlocal cur, have
+        if not other:
+            # Whitespace only (the default IFS): split at C speed.
+            if not text:
+                return
+            words = [w for w in re.split("[" + re.escape(white) + "]+", text) if w] if white else [text]
+            if text[0] in white and have:
+                out.append("".join(cur))
+                cur = []
+                have = False
+            for k, word in enumerate(words):
+                if k:
+                    out.append("".join(cur))
+                    cur = []
+                cur.append(word)
+                have = True
+            if text[-1] in white and have:
+                out.append("".join(cur))
+                cur = []
+                have = False
+            return
         j = 0
         n = len(text)
         while j < n:
@@ -349,6 +371,8 @@ def _pattern(text: str, lookup: Lookup, lazy: bool = False) -> re.Pattern[str] |
     if "$" in text:
         value = operand(text, lookup)
         source = None if value is None else re.escape(value)
+    elif text.count("*") > MAX_STARS:
+        return None
     else:
         source = glob_regex(text, lazy)
     if source is None:

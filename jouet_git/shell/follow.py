@@ -122,8 +122,12 @@ def run_inline(r: Reader, cmd: Command, key: tuple[int, ...], language: str, cod
                presets: dict[str, str]) -> None:
     """Read the commands an inline program runs: a string for a shell is read as a script, an
     argument list as a command; their via ends with the interpreter."""
-    from jouet_git.shell.inline import commands
+    from jouet_git.shell.inline import MAX_CODE, commands
 
+    if len(code) > MAX_CODE:
+        r.stop(f"too long: an inline {language} program of {len(code)} characters; jouet reads "
+               f"programs of at most {MAX_CODE}; put it in a file of its own")
+        return
     if not charge(r, len(code)):
         return
     for k, (kind, what) in enumerate(commands(language, code, presets)):
@@ -166,15 +170,12 @@ def call_function(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:
     name = cmd.program
     sh.calling.add(name)
     had = sh.vars.get("@")
-    sh.vars["@"] = cmd.argv[1:]
+    r.assign("@", cmd.argv[1:])
     try:
         same_shell(r, cmd, sh.functions[name], key, name)
     finally:
         sh.calling.discard(name)
-        if had is None:
-            sh.vars.pop("@", None)
-        else:
-            sh.vars["@"] = had
+        r.assign("@", had)
 
 
 def call_alias(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:
@@ -211,6 +212,7 @@ def derive(r: Reader, parent: Command, words: list[str], key: tuple[int, ...], s
     if not words or not r.enter():
         return
     sh = r.sh
+    r.counted()
     try:
         u = unwrap_more(words)
         argv = u.argv
@@ -341,11 +343,12 @@ def charge(r: Reader, size: int) -> bool:
     """Count size characters of text made or read again against the budget."""
     sh = r.sh
     if sh.work < size:
-        r.bad("too much nested text: the command makes or reads again more text than jouet "
-                 "reads; the rest is kept as data")
+        r.stop("too much nested text: the command makes or reads again more text (expansions, "
+               "scripts it runs, pure output) than jouet reads for its size; split it into smaller calls")
         return False
     sh.work -= size
     return True
+
 
 # -- feeding commands what they read ------------------------------------------------------
 
@@ -392,7 +395,7 @@ def own_input(r: Reader, cmd: Command) -> str | None:
 
 def input_of(r: Reader, elems: list[Elem], k: int) -> str | None:
     """What elems[k] reads: its own redirection, or what the pure commands before it in the
-    pipeline print (None when that is not known)."""
+    pipeline print (None when that is not known). Each command's output is worked out once."""
     cmd = elems[k].cmd
     if cmd is None:
         return None
@@ -400,14 +403,37 @@ def input_of(r: Reader, elems: list[Elem], k: int) -> str | None:
         return own_input(r, cmd)
     if cmd.stdin_redirected or k == 0:
         return None
+    sh = r.sh
+    memo = sh.outputs
+    # Back to the first command whose input is settled: its own, none, or worked out already.
+    j = k - 1
+    while j > 0:
+        before = elems[j].cmd
+        if (before is None or id(before) in memo or before.heredocs or before.stdin_redirected
+                or id(before) in sh.consumers or id(before) in sh.unknown):
+            break
+        j -= 1
     from jouet_git.shell.pure import output
 
-    before = elems[k - 1].cmd
-    if before is None or id(before) in r.sh.consumers or id(before) in r.sh.unknown:
-        return None
-    text = output(before.argv, input_of(r, elems, k - 1), lambda path: read_file(r, path))
-    if text is None or not charge(r, len(text)):
-        return None
+    text: str | None = None
+    for m in range(j, k):
+        before = elems[m].cmd
+        if before is None or id(before) in sh.consumers or id(before) in sh.unknown:
+            return None
+        key = id(before)
+        if key in memo:
+            text = memo[key]
+        else:
+            if before.heredocs or before.stdin_from is not None:
+                text = own_input(r, before)
+            elif before.stdin_redirected or m == 0:
+                text = None
+            text = output(before.argv, text, lambda path: read_file(r, path))
+            if text is not None and not charge(r, len(text)):
+                text = None
+            memo[key] = text
+        if text is None:
+            return None
     return text
 
 
@@ -494,6 +520,7 @@ def fill_xargs(r: Reader, cmd: Command, key: tuple[int, ...], how: XargsHow, tex
             cmd.argv = argv
             drop(r, cmd)
         else:
+            r.counted()
             target = Command(argv, argv, "", [], list(cmd.via), None, cmd.stdout_to,
                              cmd.stdin_redirected, dict(cmd.env), None, None, True, "", "",
                              cmd.background, cmd.captured)

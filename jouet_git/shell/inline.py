@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 UNKNOWN = "$__unknown"
 # Programs longer than this are not read (the caller also counts them against its budget).
 MAX_CODE = 256 * 1024
-# At most this many commands are taken from one program.
-MAX_FOUND = 64
 
 _PYTHONS = frozenset({"python", "python2", "python3", "pypy", "pypy3", "py"})
 INTERPRETERS = frozenset({
@@ -269,7 +267,11 @@ def commands(language: str, code: str, presets: dict[str, str] | None = None) ->
         return _python(code, 0)
     from jouet_git.shell.scan import Scanner
 
-    return Scanner(language, code, presets or {}).run()
+    scanner = Scanner(language, code, presets or {})
+    try:
+        return scanner.run()
+    except RecursionError:  # arrays nested thousands deep: what was found so far
+        return scanner.found
 
 
 # -- Python, with ast ------------------------------------------------------------------------------
@@ -297,7 +299,7 @@ def _python(code: str, depth: int) -> list[Found]:
     reader = _PyReader(depth)
     with contextlib.suppress(RecursionError):
         reader.block(tree.body)
-    return reader.found[:MAX_FOUND]
+    return reader.found
 
 
 class _PyReader:

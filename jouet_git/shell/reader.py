@@ -36,12 +36,24 @@ if TYPE_CHECKING:
     Consumer = tuple[str, tuple[int, ...], XargsHow | None]
     # A variable's value: a string, or a list for an array.
     Value = str | list[str]
-    # The variables, the exported ones and the partly known ones, saved around a subshell.
-    Saved = tuple[dict[str, Value], set[str], set[str]]
+    # Where the journal stood, and for a child shell the variables, exported and partly known ones
+    # of the shell that started it.
+    Saved = tuple[int, tuple[dict[str, Value], set[str], set[str]] | None]
 
-# How deep constructs may nest ($( inside $( inside ...) before the rest is kept as data. Each
-# level costs about ten Python frames, well inside the default recursion limit.
+# Reading limits. Past any of them the reader stops (or keeps the rest as data), and the result is
+# incomplete with a problem that starts with "too ..." and says which limit was hit: agents' calls
+# it cannot read completely are denied rather than let through unread.
+# How deep constructs may nest ($( inside $( inside ...). Each level costs about ten Python
+# frames, well inside the default recursion limit.
 MAX_DEPTH = 40
+# The longest command read, in characters; only this much of a longer one is read.
+MAX_SIZE = 1 << 20
+# Commands (top-level and nested) and words read in one call.
+MAX_COMMANDS = 500
+MAX_WORDS = 50_000
+# Variables whose values are kept, and ${x#p}-style pattern operations worked out, in one call.
+MAX_VARS = 1000
+MAX_PATTERN_OPS = 64
 # At most this many problems are described; the rest only count towards `incomplete`.
 MAX_PROBLEMS = 20
 # A for loop's body is read again for at most this many of its variable's known values.
@@ -197,9 +209,10 @@ class Shared:
     """What every reader of one parse() call shares: the results and the budgets."""
 
     __slots__ = (
-        "aliases", "calling", "children", "consumers", "count", "cwd", "depth", "dropped", "expanded",
-        "exported", "files", "fixed", "functions", "incomplete", "look", "nested", "partial",
-        "problems", "procsubs", "reads", "scopes", "top", "unknown", "vars", "wheres", "work",
+        "aliases", "calling", "children", "commands", "consumers", "count", "cwd", "depth", "dropped",
+        "expanded", "exported", "files", "fixed", "full", "functions", "incomplete", "journal", "look",
+        "nested", "outputs", "partial", "patterns", "problems", "procsubs", "reads", "scopes",
+        "stopped", "top", "unknown", "vars", "wheres", "words", "work",
     )
 
     def __init__(self, size: int, cwd: str | None = None) -> None:
@@ -234,6 +247,17 @@ class Shared:
         # with such words: what they print is not worked out.
         self.partial: set[str] = set()
         self.unknown: set[int] = set()
+        # Changes to vars, exported and partial, undone at the end of a subshell: (name, old
+        # value or None, was exported, was partial).
+        self.journal: list[tuple[str, Value | None, bool, bool]] = []
+        # What each pure command of a pipeline prints, by id, once worked out.
+        self.outputs: dict[int, str | None] = {}
+        # Counts against the limits, and whether one was hit (nothing more is read then).
+        self.commands = 0
+        self.words = 0
+        self.patterns = 0
+        self.stopped = False
+        self.full = False  # MAX_VARS was reached
         # What a <(...) prints, by its text, when known (for `bash <(echo ...)`).
         self.procsubs: dict[str, str] = {}
         # Functions defined in the call (their bodies' text), aliases, and the functions being
@@ -317,6 +341,22 @@ class Reader:
             else:
                 sh.problems.append(f"{what} (in a -c script)")
 
+    def stop(self, problem: str) -> None:
+        """A limit was hit: note it, and read nothing more of the call."""
+        sh = self.sh
+        if not sh.stopped:
+            sh.stopped = True
+            self.bad(problem)
+        self.i = self.n
+
+    def counted(self) -> None:
+        """Count one more command against MAX_COMMANDS."""
+        sh = self.sh
+        sh.commands += 1
+        if sh.commands > MAX_COMMANDS:
+            self.stop(f"too many commands: the call runs more than {MAX_COMMANDS} commands (nested "
+                      "ones included); split it into smaller calls")
+
     def at(self, k: int) -> int:
         """A position of this text as a character index of the outermost text it came from."""
         if self.pmap is not None:
@@ -327,7 +367,7 @@ class Reader:
         """Go one level deeper; past MAX_DEPTH, keep the rest of the text as data."""
         sh = self.sh
         if sh.depth >= MAX_DEPTH:
-            self.bad("nesting too deep; the rest is kept as data")
+            self.bad(f"too deep: constructs nest more than {MAX_DEPTH} levels; the rest is kept as data")
             self.i = self.n
             return False
         sh.depth += 1
@@ -489,7 +529,11 @@ class Reader:
         """Read and-or lists separated by ;, & and newlines until EOF or one of stops."""
         items: list[AndOr] = []
         s = self.s
+        sh = self.sh
         while True:
+            if sh.stopped:
+                self.i = self.n
+                return items
             self.skip_newlines()
             i = self.i
             if i >= self.n:
@@ -1057,6 +1101,7 @@ class Reader:
         appended: set[str] = set()
         partial: set[str] = set()
         unknown = False
+        sh = self.sh
         fixed = False
         start = -1
         end = -1
@@ -1142,6 +1187,11 @@ class Reader:
                     if prefix.endswith("+="):
                         appended.add(name)
                     env[name] = value
+                    sh.words += 1
+                    if sh.words > MAX_WORDS:
+                        self.stop(f"too many words: the call has more than {MAX_WORDS} words; split it "
+                                  "into smaller calls")
+                        break
                     continue
             elif (w.endswith("=") and self.i < n and s[self.i] == "(" and program_name(words[0]) in _SETTERS
                   and _assignment(s, i, end) is not None):
@@ -1156,9 +1206,15 @@ class Reader:
             if fields is not None:
                 words.extend(fields)
                 wpos.extend([i] * len(fields))
+                sh.words += len(fields)
             else:
                 words.append(w)
                 wpos.append(i)
+                sh.words += 1
+            if sh.words > MAX_WORDS:
+                self.stop(f"too many words: the call has more than {MAX_WORDS} words; split it into "
+                          "smaller calls")
+                break
             if wstart < 0:
                 wstart = i
         if start < 0:
@@ -1305,8 +1361,6 @@ class Reader:
         quoted = "'" in raw or '"' in raw
         self.wf = expand.fields(pieces, ifs, quoted)
         self.wv = "".join(expand.joined(value) if kind != expand.LITERAL else str(value) for value, kind in pieces)
-        if not follow.charge(self, len(self.wv)):
-            self.wf = None
 
     def dquote(self, parts: list[str], xs: list[tuple[int, Value, int]] | None = None) -> None:
         """Read the inside of "..." from i, past the closing quote, adding its value to parts (and
@@ -1385,9 +1439,7 @@ class Reader:
             self.xv = None
             inner = s[i + 2 : self.i - 1]
             if self.sh.vars or ("-" in inner or "=" in inner):
-                from jouet_git.shell.expand import param
-
-                self.xv = param(inner, self.lookup, self.assign)
+                self.xv = self.param(inner)
             if self.xv is None:
                 self.unk = True
             return s[i : self.i]
@@ -1405,7 +1457,8 @@ class Reader:
         if c in _SPECIAL_PARAMS:
             self.i = i + 2
             if self.sh.vars:
-                self.xv = self.lookup(c)
+                xv = self.lookup(c)
+                self.xv = xv if xv is None or follow.charge(self, _size(xv)) else None
             if self.xv is None:
                 self.unk = True
             return s[i : self.i]
@@ -1416,9 +1469,29 @@ class Reader:
         if self.sh.vars:
             got = self.lookup(s[i + 1 : j])
             self.xv = (got[0] if got else "") if isinstance(got, list) else got
+            if self.xv is not None and not follow.charge(self, len(self.xv)):
+                self.xv = None
         if self.xv is None:
             self.unk = True
         return s[i : self.i]
+
+    def param(self, inner: str) -> Value | None:
+        """The value of ${inner}, when known; the text it makes counts against the budget, and
+        pattern operations against MAX_PATTERN_OPS."""
+        from jouet_git.shell.expand import param
+
+        sh = self.sh
+        name_end = _name_end(inner, 1 if inner[:1] in "#!" else 0)
+        if any(c in inner[name_end:] for c in "#%/"):
+            sh.patterns += 1
+            if sh.patterns > MAX_PATTERN_OPS:
+                self.bad(f"too much nested text: more than {MAX_PATTERN_OPS} pattern operations "
+                         "(${x#p}, ${x/p/r}...) to work out")
+                return None
+        value = param(inner, self.lookup, self.assign)
+        if value is None:
+            return None
+        return value if follow.charge(self, _size(value)) else None
 
     # -- variables -----------------------------------------------------------------------------
 
@@ -1446,23 +1519,59 @@ class Reader:
         """Give a variable a value (None: one not known, so $name stays as written; partial: the
         value holds expansions not known, kept as written)."""
         sh = self.sh
+        vars_ = sh.vars
+        if value is not None and name not in vars_ and len(vars_) >= MAX_VARS:
+            if not sh.full:
+                sh.full = True
+                self.bad(f"too many variables: the call sets more than {MAX_VARS}; the values of the "
+                         "others are not followed")
+            value = None
+        sh.journal.append((name, vars_.get(name), name in sh.exported, name in sh.partial))
         if value is None:
-            sh.vars.pop(name, None)
+            vars_.pop(name, None)
         else:
-            sh.vars[name] = value
+            vars_[name] = value
         if partial:
             sh.partial.add(name)
         elif sh.partial:
             sh.partial.discard(name)
 
-    def save(self) -> Saved:
-        """The variables, to put back after a subshell."""
+    def export(self, name: str, on: bool = True) -> None:
         sh = self.sh
-        return dict(sh.vars), set(sh.exported), set(sh.partial)
+        sh.journal.append((name, sh.vars.get(name), name in sh.exported, name in sh.partial))
+        if on:
+            sh.exported.add(name)
+        else:
+            sh.exported.discard(name)
+
+    def save(self) -> Saved:
+        """A mark to put the variables back to after a subshell (its cost is that of the changes
+        made in between, not of the variables)."""
+        return len(self.sh.journal), None
 
     def restore(self, saved: Saved) -> None:
         sh = self.sh
-        sh.vars, sh.exported, sh.partial = saved
+        mark, outer = saved
+        journal = sh.journal
+        if outer is not None:
+            # Back from a child shell: its variables are dropped whole.
+            sh.vars, sh.exported, sh.partial = outer
+            del journal[mark:]
+            return
+        while len(journal) > mark:
+            name, old, exported, partial = journal.pop()
+            if old is None:
+                sh.vars.pop(name, None)
+            else:
+                sh.vars[name] = old
+            if exported:
+                sh.exported.add(name)
+            else:
+                sh.exported.discard(name)
+            if partial:
+                sh.partial.add(name)
+            else:
+                sh.partial.discard(name)
 
     def assignments(self, env: dict[str, str], arrays: dict[str, list[str]], appended: set[str],
                     partial: set[str]) -> None:
@@ -1506,12 +1615,13 @@ class Reader:
         """Switch to the variables a child process of cmd sees (exported ones and cmd's own
         assignments); returns the current ones, to restore."""
         sh = self.sh
-        saved = (sh.vars, sh.exported, sh.partial)
-        env: dict[str, Value] = {k: v for k, v in sh.vars.items() if k in sh.exported}
+        saved: Saved = (len(sh.journal), (sh.vars, sh.exported, sh.partial))
+        env: dict[str, Value] = {k: sh.vars[k] for k in sh.exported if k in sh.vars}
         env.update(cmd.env)
+        partial = {k for k in sh.partial if k in env}
         sh.vars = env
         sh.exported = set(env)
-        sh.partial = {k for k in saved[2] if k in env}
+        sh.partial = partial
         return saved
 
     def skip_quoted(self, i: int) -> int:
@@ -1719,14 +1829,14 @@ class Reader:
         own, for a backtick body). value: set sv to what the text prints, when that is known."""
         sh = self.sh
         self.sv = None
+        if sh.stopped:
+            return []
         if not text.strip():
             if value:
                 self.sv = ""
             return []
-        if sh.work < len(text):
-            self.bad("too much text nested in backticks or -c scripts; the rest is kept as data")
+        if not follow.charge(self, len(text)):
             return []
-        sh.work -= len(text)
         if not self.enter():
             return []
         try:
@@ -1866,6 +1976,7 @@ class Reader:
         stdin_from: str | None = None,
     ) -> Command:
         sh = self.sh
+        self.counted()
         u: Unwrapped | None = None
         if words:
             u = unwrap_more(words)
@@ -1919,6 +2030,10 @@ class Reader:
                 at = wpos[offset] if offset >= 0 else start
                 follow.executable(self, cmd, (*self.prefix, self.at(at)))
         return cmd
+
+def _size(value: Value) -> int:
+    return len(value) if isinstance(value, str) else sum(len(v) + 1 for v in value)
+
 
 def _joined(value: Value) -> str:
     return value if isinstance(value, str) else " ".join(value)

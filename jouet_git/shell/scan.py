@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from jouet_git.shell.inline import MAX_FOUND, UNKNOWN
+from jouet_git.shell.inline import UNKNOWN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class Scanner:
     def run(self) -> list[Found]:
         s = self.s
         n = self.n
-        while self.i < n and len(self.found) < MAX_FOUND:
+        while self.i < n:
             i = self.i
             c = s[i]
             if self.comment():

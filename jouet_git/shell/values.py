@@ -84,7 +84,6 @@ def _forget(reader: Reader, names: list[str], default: str) -> None:
 def _declare(reader: Reader, program: str, args: list[str], arrays: dict[str, list[str]], partial: bool) -> None:
     flags: set[str] = set()
     unexport = False
-    sh = reader.sh
     for arg in args:
         if arg.startswith(("-", "+")) and len(arg) > 1 and "=" not in arg:
             if arg[0] == "-":
@@ -118,10 +117,7 @@ def _declare(reader: Reader, program: str, args: list[str], arrays: dict[str, li
                     got = old + got
             reader.assign(name, got, partial)
         if program == "export" or "x" in flags:
-            if unexport or (program == "export" and "n" in flags):
-                sh.exported.discard(name)
-            else:
-                sh.exported.add(name)
+            reader.export(name, not (unexport or (program == "export" and "n" in flags)))
 
 
 def _unset(reader: Reader, args: list[str]) -> None:

@@ -22,11 +22,10 @@ if TYPE_CHECKING:
     from jouet_git.shell.wrappers import Unwrapped, XargsHow
 
 # Scripts a command runs from a file (`bash x.sh`, `source x.sh`) are read when the file is a
-# regular file inside the call's directory, of at most MAX_FILE bytes; at most MAX_READS per call.
+# regular file inside the call's directory, of at most MAX_FILE bytes; at most MAX_READS per call
+# (more is a limit: the call is then incomplete).
 MAX_FILE = 64 * 1024
 MAX_READS = 8
-# At most this many commands are made of one xargs command's known input.
-MAX_XARGS = 64
 
 # Commands that move the shell, followed to know where files named later are.
 CD = frozenset({"cd", "pushd", "popd"})
@@ -313,7 +312,11 @@ def read_file(r: Reader, path: str) -> str | None:
         return None
     if key in sh.files:
         return sh.files[key]
-    if sh.cwd is None or sh.reads >= MAX_READS:
+    if sh.cwd is None:
+        return None
+    if sh.reads >= MAX_READS:
+        r.stop(f"too many files: the call runs more than {MAX_READS} script files; split it into "
+               "smaller calls")
         return None
     sh.reads += 1
     import os
@@ -508,7 +511,9 @@ def fill_xargs(r: Reader, cmd: Command, key: tuple[int, ...], how: XargsHow, tex
     else:
         chunks = [items]
     template = list(cmd.argv)
-    for n, chunk in enumerate(chunks[:MAX_XARGS]):
+    for n, chunk in enumerate(chunks):
+        if r.sh.stopped:
+            return
         if replace is not None:
             argv = [w.replace(replace, chunk[0]) for w in template]
         else:

@@ -56,8 +56,7 @@ MAX_VARS = 1000
 MAX_PATTERN_OPS = 64
 # At most this many problems are described; the rest only count towards `incomplete`.
 MAX_PROBLEMS = 20
-# A for loop's body is read again for at most this many of its variable's known values.
-MAX_LOOP = 16
+
 
 # The hook imports this module on every call: only the patterns every script needs are compiled
 # here; the others are compiled on first use (see _lazy).
@@ -913,7 +912,7 @@ class Reader:
 
     def loop_again(self, name: str, items: list[str], text: str) -> None:
         """Read a for loop's body again for each further value of its variable it is known to
-        take (at most MAX_LOOP of them)."""
+        take (each read counts against the limits)."""
         body = text.strip()
         if body.startswith("{") and body.endswith("}"):
             body = body[1:-1]
@@ -923,7 +922,7 @@ class Reader:
         for item in items[1:]:
             if item in seen:
                 continue
-            if len(seen) >= MAX_LOOP:
+            if self.sh.stopped:
                 break
             seen.add(item)
             self.assign(name, item)

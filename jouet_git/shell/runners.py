@@ -14,8 +14,6 @@ _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 
 # GNU parallel's replacement strings: the argument, without extension, basename, dirname...
 _REPLACEMENTS = ("{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}")
-# At most this many command lines are made from one parallel call; each argument appears in one.
-MAX_PARALLEL = 64
 
 
 def find_execs(argv: list[str]) -> list[tuple[list[str], bool]]:
@@ -127,7 +125,7 @@ def parallel_scripts(argv: list[str]) -> tuple[list[str], bool] | None:
         return ([line] if line else []), unknown
     if not template:
         # No command: each argument is a command line of its own.
-        return [arg for group in groups for arg in group][:MAX_PARALLEL], unknown
+        return [arg for group in groups for arg in group], unknown
     firsts = [group[0] if group else "" for group in groups]
     scripts: list[str] = []
     for k, group in enumerate(groups):
@@ -135,8 +133,6 @@ def parallel_scripts(argv: list[str]) -> tuple[list[str], bool] | None:
             args = list(firsts)
             args[k] = arg
             scripts.append(_fill(line, args))
-            if len(scripts) >= MAX_PARALLEL:
-                return scripts, unknown
     return scripts, unknown
 
 

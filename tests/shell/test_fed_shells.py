@@ -125,6 +125,8 @@ def test_file_reads_are_counted(tmp_path: Path) -> None:
         (tmp_path / f"s{k}.sh").write_text(f"git reset --hard # {k}\n")
     script = "; ".join(f"bash s{k}.sh" for k in range(MAX_READS + 3))
     assert len(runs(script, cwd=str(tmp_path))) == MAX_READS
+    # More files than that are a limit: the call is not taken as read.
+    assert parse(script, cwd=str(tmp_path)).problems[-1].startswith("too many files: ")
 
 
 def test_a_script_run_directly_is_read_only_when_written_in_the_call(tmp_path: Path) -> None:

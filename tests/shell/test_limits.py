@@ -68,9 +68,9 @@ LIMITS: list[tuple[str, str, str | None]] = [
     ("recursive functions", "f() { f; f; }; f", None),
     ("shells fed shells", "echo 'git status' " + "| sh " * 5_000, "too many commands:"),
     ("a long loop", "for x in " + " ".join(str(k) for k in range(20_000)) + "; do git x$x; done",
-     None),
+     "too many commands:"),
     ("backticks in backticks", "echo " + "`" * 20_000, None),
-    ("xargs fed a long input", "printf '" + "a\\n" * 50_000 + "' | xargs -n1 git rm", None),
+    ("xargs fed a long input", "printf '" + "a\\n" * 50_000 + "' | xargs -n1 git rm", "too many commands:"),
     ("python -c with deep nesting", "python3 -c '" + "(" * 100_000 + "'", None),
     ("a huge python program", "python3 -c '" + "import os; os.system(\"ls\")\n" * 20_000 + "'",
      "too long:"),
@@ -145,7 +145,7 @@ GROWING: list[tuple[str, Callable[[int], str]]] = [
     ("backticks", lambda n: "echo `echo a` " * n),
     ("long word with expansions", lambda n: "x=ab; echo " + "${x}" * n),
     ("pattern expansions", lambda n: "x=abc; echo " + "${x#a}" * min(n, 60) + " y" * n),
-    ("for loops", lambda n: "for x in a b c; do echo $x; done; " * n),
+    ("for loops", lambda n: "for x in a b; do echo $x; done; " * n),
     ("python program", lambda n: "python3 -c '" + "import os; os.system(\"a\")\n" * min(n, 60) + "x = 1\n" * n + "'"),
     ("perl program", lambda n: "perl -e '" + "system(\"a\"); " * min(n, 60) + "$x = 1; " * n + "'"),
     ("find -exec", lambda n: "find . " + "-exec a {} \\; " * n),
@@ -156,7 +156,7 @@ GROWING: list[tuple[str, Callable[[int], str]]] = [
 
 @pytest.mark.parametrize(("name", "make"), GROWING, ids=[n for n, _ in GROWING])
 def test_reading_is_linear(name: str, make: Callable[[int], str]) -> None:
-    small, calls_small = counted(make(100))
-    large, calls_large = counted(make(200))
+    small, calls_small = counted(make(60))
+    large, calls_large = counted(make(120))
     assert not _limit(small.problems) and not _limit(large.problems), large.problems
     assert calls_large <= 2.3 * calls_small + 200, (name, calls_small, calls_large)

@@ -142,7 +142,7 @@ def shell_c(r: Reader, cmd: Command, script: str, key: tuple[int, ...]) -> None:
     saved = r.child(cmd)
     try:
         kids = r.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None, prefix=key,
-                        seq=cmd.seq, chain=[*cmd.via, cmd.program])
+                     seq=cmd.seq, chain=[*cmd.via, cmd.program], origin=cmd)
     finally:
         r.restore(saved)
     adopt(r, cmd, kids)
@@ -206,10 +206,12 @@ def adopt(r: Reader, cmd: Command, kids: list[Command]) -> None:
         r.mark_background(kids)
 
 
-def derive(r: Reader, parent: Command, words: list[str], key: tuple[int, ...], stdin_args: bool) -> None:
+
+def derive(r: Reader, parent: Command, words: list[str], key: tuple[int, ...],
+           stdin_args: bool) -> Command | None:
     """A command that parent runs, given as words (find -exec's), read as a nested command."""
     if not words or not r.enter():
-        return
+        return None
     sh = r.sh
     r.counted()
     try:
@@ -223,12 +225,16 @@ def derive(r: Reader, parent: Command, words: list[str], key: tuple[int, ...], s
             parent.background, parent.captured,
         )
         kid.stdin_args = stdin_args or u.stdin_args
-        kid.scope = parent.scope
+        kid.chdir = u.chdir
+        sh.scopes += 1
+        kid.scope = (*parent.scope, sh.scopes)
+        kid.origin = parent
         kid.seq = parent.seq
         sh.nested.append((key, kid))
         adopt(r, parent, [kid])
-        if u.script is not None or program in SHELLS or program in FOLLOW:
+        if u.script is not None or program in SHELLS or program in FOLLOW or is_interpreter(program):
             follow(r, kid, u, key, None, -1)
+        return kid
     finally:
         sh.depth -= 1
 
@@ -239,7 +245,9 @@ def run_file(r: Reader, cmd: Command, path: str, key: tuple[int, ...]) -> None:
         r.sh.consumers[id(cmd)] = ("shell", key, None)
         return
     text = r.sh.procsubs.get(path)
-    if text is None:
+    if text is None and cmd.chdir is not False:
+        if isinstance(cmd.chdir, str) and not path.startswith("/"):
+            path = f"{cmd.chdir}/{path}"
         text = read_file(r, path)
     if text is None:
         return
@@ -305,14 +313,15 @@ def file_key(r: Reader, path: str) -> str | None:
 
 def read_file(r: Reader, path: str) -> str | None:
     """The text of a file a command reads: one written earlier in the call, or a regular
-    file of at most MAX_FILE bytes inside the call's directory. None when it is neither."""
+    file of at most MAX_FILE bytes inside the call's directory whose name does not look like it
+    holds credentials. None when it is none of these."""
     sh = r.sh
     key = file_key(r, path)
     if key is None:
         return None
     if key in sh.files:
         return sh.files[key]
-    if sh.cwd is None:
+    if sh.cwd is None or _secret_name(key):
         return None
     if sh.reads >= MAX_READS:
         r.stop(f"too many files: the call runs more than {MAX_READS} script files; split it into "
@@ -340,6 +349,18 @@ def read_file(r: Reader, path: str) -> str | None:
     if len(data) > MAX_FILE or not charge(r, len(data)):
         return None
     return data.decode("utf-8", "surrogateescape")
+
+
+_SECRET_PARTS = (".env", "secret", "credential", "token", "password", ".pem", ".key", "id_rsa", "id_dsa",
+                 "id_ecdsa", "id_ed25519", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".p12", ".pfx",
+                 ".vault", "kubeconfig", ".aws", ".ssh", ".gnupg")
+
+
+def _secret_name(path: str) -> bool:
+    """Whether a path looks like it holds credentials: such a file is never read, so that its
+    contents cannot end up in a command jouet records or shows."""
+    lowered = path.lower()
+    return any(part in lowered for part in _SECRET_PARTS)
 
 
 def charge(r: Reader, size: int) -> bool:
@@ -530,6 +551,8 @@ def fill_xargs(r: Reader, cmd: Command, key: tuple[int, ...], how: XargsHow, tex
                              cmd.stdin_redirected, dict(cmd.env), None, None, True, "", "",
                              cmd.background, cmd.captured)
             target.scope = cmd.scope
+            target.origin = cmd.origin
+            target.chdir = cmd.chdir
             target.seq = cmd.seq
             r.sh.nested.append(((*key, n), target))
             adopt(r, cmd, [target])
@@ -556,8 +579,10 @@ def drop(r: Reader, cmd: Command) -> None:
 def find_exec(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:
     from jouet_git.shell.runners import find_execs
 
-    for k, (words, filled) in enumerate(find_execs(cmd.argv)):
-        derive(r, cmd, words, (*key, k), filled)
+    for k, (words, filled, elsewhere) in enumerate(find_execs(cmd.argv)):
+        kid = derive(r, cmd, words, (*key, k), filled)
+        if kid is not None and elsewhere:
+            kid.chdir = False  # -execdir runs in each file's directory: where cannot be told
 
 
 def fd_exec(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:
@@ -578,7 +603,7 @@ def parallel(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:
         saved = r.child(cmd)
         try:
             kids = r.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None,
-                            prefix=(*key, k), seq=cmd.seq, chain=[*cmd.via, cmd.program])
+                            prefix=(*key, k), seq=cmd.seq, chain=[*cmd.via, cmd.program], origin=cmd)
         finally:
             r.restore(saved)
         if unknown:

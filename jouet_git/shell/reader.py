@@ -209,9 +209,9 @@ class Shared:
 
     __slots__ = (
         "aliases", "calling", "children", "commands", "consumers", "count", "cwd", "depth", "dropped",
-        "expanded", "exported", "files", "fixed", "full", "functions", "incomplete", "journal", "look",
-        "nested", "outputs", "partial", "patterns", "problems", "procsubs", "reads", "scopes",
-        "stopped", "top", "unknown", "vars", "wheres", "words", "work",
+        "expanded", "exported", "files", "fixed", "full", "functions", "incomplete", "inherited",
+        "journal", "look", "nested", "outputs", "partial", "patterns", "problems", "procsubs", "reads",
+        "scopes", "stopped", "top", "unknown", "vars", "wheres", "words", "work",
     )
 
     def __init__(self, size: int, cwd: str | None = None) -> None:
@@ -257,6 +257,8 @@ class Shared:
         self.patterns = 0
         self.stopped = False
         self.full = False  # MAX_VARS was reached
+        # ids of commands whose input is the file an earlier `exec < FILE` gave the shell.
+        self.inherited: set[int] = set()
         # What a <(...) prints, by its text, when known (for `bash <(echo ...)`).
         self.procsubs: dict[str, str] = {}
         # Functions defined in the call (their bodies' text), aliases, and the functions being
@@ -275,9 +277,9 @@ class Reader:
     """Reads one source text: the script itself, a backtick body, or a -c script."""
 
     __slots__ = (
-        "av", "base", "captured", "chain", "emitted", "feeds", "i", "last", "n", "nested", "pending",
-        "pmap", "prefix", "s", "scope", "sep", "seq", "sh", "spans", "substs", "sv", "unk", "wf", "wv",
-        "xv",
+        "av", "base", "captured", "chain", "emitted", "feeds", "i", "inherit", "last", "n", "nested",
+        "origin", "pending", "pmap", "prefix", "s", "scope", "sep", "seq", "sh", "spans", "substs", "sv",
+        "unk", "wf", "wv", "xv",
     )
 
     def __init__(
@@ -294,6 +296,7 @@ class Reader:
         seq: int | None = None,
         scope: tuple[int, ...] = (),
         chain: list[str] | None = None,
+        origin: Command | None = None,
     ) -> None:
         self.sh = sh
         self.s = s
@@ -310,6 +313,8 @@ class Reader:
         # The programs that run this text (`sudo bash` for `sudo bash -c TEXT`), outermost first:
         # they start the via of every command read from it.
         self.chain = chain
+        # The command that runs this text in a process of its own (see Command.origin).
+        self.origin = origin
         # Here-documents whose bodies start after the next newline: delimiter, <<-, whether the
         # delimiter was quoted (the body is then not expanded), where the bodies go.
         self.pending: list[tuple[str, bool, bool, list[list[str]]]] = []
@@ -326,6 +331,8 @@ class Reader:
         self.wv = ""  # and its value, unsplit
         self.av: list[str] = []  # the elements of the array assignment just read
         self.unk = False  # whether the word just read holds an expansion whose value is not known
+        # The file `exec < FILE` made the shell's input: the commands after it read it.
+        self.inherit: str | None = None
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
@@ -640,6 +647,13 @@ class Reader:
             else:
                 break
         if len(elems) > 1:
+            if self.sh.inherited:
+                # A pipe gives these their input, not the file the shell's input comes from.
+                for elem in elems[1:]:
+                    for cmd in elem.cmds:
+                        if id(cmd) in self.sh.inherited:
+                            cmd.stdin_from = None
+                            cmd.stdin_redirected = False
             for elem in elems[:-1]:
                 self.mark_piped(elem.cmds)
             for elem in elems:
@@ -843,7 +857,9 @@ class Reader:
             self.scope = (*outer, self.sh.scopes)
             self.i += 1
             variables = self.save()
+            inherit = self.inherit
             body = self.read_list(_STOP_PAREN)
+            self.inherit = inherit
             self.restore(variables)
             self.scope = outer
             if self.i < self.n and self.s[self.i] == ")":
@@ -899,6 +915,8 @@ class Reader:
         self.skip_newlines()
         r = _reserved(s, self.i)
         start = self.i
+        # The commands read again for the loop's other values belong with its first command.
+        first = self.sh.count if self.seq is None else self.seq
         if r is not None and r[0] == "{":
             self.i = r[1]
             self.read_list(_STOP_BRACE)
@@ -908,9 +926,9 @@ class Reader:
             self.read_list(_STOP_DONE)
             self.expect("done")
         if name and items and len(items) > 1:
-            self.loop_again(name, items, s[start : self.i])
+            self.loop_again(name, items, s[start : self.i], first)
 
-    def loop_again(self, name: str, items: list[str], text: str) -> None:
+    def loop_again(self, name: str, items: list[str], text: str, seq: int) -> None:
         """Read a for loop's body again for each further value of its variable it is known to
         take (each read counts against the limits)."""
         body = text.strip()
@@ -926,10 +944,8 @@ class Reader:
                 break
             seen.add(item)
             self.assign(name, item)
-            kids = self.sub(body, captured=self.captured, spans=False, base=0, pmap=None,
-                            prefix=(*self.prefix, self.at(self.i), len(seen)), seq=self.seq)
-            for kid in kids:
-                kid.scope = self.scope
+            self.sub(body, captured=self.captured, spans=False, base=0, pmap=None,
+                     prefix=(*self.prefix, self.at(self.i), len(seen)), seq=seq)
 
     def case(self) -> None:
         s = self.s
@@ -1221,8 +1237,15 @@ class Reader:
             return Elem([])
         for delim, strip, quoted in pending:
             self.pending.append((delim, strip, quoted, [heredocs]))
+        inherited = False
+        if not stdin and self.inherit is not None:
+            stdin, stdin_from, inherited = True, self.inherit, True
         cmd = self.emit(env, words, heredocs, stdout_to, stdin, fixed, start, end, wstart, wpos,
                         stdin_from)
+        if inherited:
+            sh.inherited.add(id(cmd))
+        elif cmd.argv == ["exec"] and stdin and not heredocs:
+            self.inherit = stdin_from  # exec < FILE: the rest of this shell reads FILE
         if unknown:
             self.sh.unknown.add(id(cmd))
         if not words:
@@ -1812,7 +1835,7 @@ class Reader:
         self.i = end
         saved = self.save()
         self.sub(body, captured=True, spans=self.spans, base=self.at(start + 1), pmap=pmap,
-                 prefix=self.prefix, seq=self.seq, value=True)
+                 prefix=self.prefix, seq=self.seq, value=True, fresh=True)
         self.restore(saved)
         self.xv = None if self.sv is None else self.sv.rstrip("\n")
         if self.xv is None:
@@ -1821,11 +1844,13 @@ class Reader:
 
     def sub(self, text: str, *, captured: bool, spans: bool, base: int, pmap: list[int] | None,
             prefix: tuple[int, ...], seq: int | None, chain: list[str] | None = None,
-            value: bool = False) -> list[Command]:
+            value: bool = False, origin: Command | None = None, fresh: bool = False) -> list[Command]:
         """Read text (a backtick body, a -c script) as a nested script; its own commands.
 
         chain: the programs that run the text, when it is a script of its own (None: this text's
-        own, for a backtick body). value: set sv to what the text prints, when that is known."""
+        own, for a backtick body). value: set sv to what the text prints, when that is known.
+        fresh: the text runs in a subshell or process of its own (origin: the command that starts
+        it), so that its cds move only its own commands."""
         sh = self.sh
         self.sv = None
         if sh.stopped:
@@ -1839,9 +1864,14 @@ class Reader:
         if not self.enter():
             return []
         try:
+            scope = self.scope
+            if fresh or origin is not None:
+                sh.scopes += 1
+                scope = (*scope, sh.scopes)
             reader = Reader(sh, text, nested=True, captured=captured, spans=spans, base=base,
-                            pmap=pmap, prefix=prefix, seq=seq, scope=self.scope,
-                            chain=self.chain if chain is None else chain)
+                            pmap=pmap, prefix=prefix, seq=seq, scope=scope,
+                            chain=self.chain if chain is None else chain,
+                            origin=self.origin if origin is None and not fresh else origin)
             items = reader.script()
             if value:
                 self.sv = reader.list_value(items)
@@ -1855,8 +1885,12 @@ class Reader:
         self.sv = None
         if not self.enter():
             return
-        saved = (self.nested, self.captured, self.last, self.sep, self.emitted)
+        saved = (self.nested, self.captured, self.last, self.sep, self.emitted, self.scope, self.origin)
         variables = self.save()
+        # A subshell: its cds move only its own commands.
+        self.sh.scopes += 1
+        self.scope = (*self.scope, self.sh.scopes)
+        self.origin = None
         self.nested = True
         self.captured = captured or self.captured
         self.last = None
@@ -1877,7 +1911,7 @@ class Reader:
                 follow.flush(self)
             value = self.list_value(items)
         finally:
-            self.nested, self.captured, self.last, self.sep, self.emitted = saved
+            self.nested, self.captured, self.last, self.sep, self.emitted, self.scope, self.origin = saved
             self.restore(variables)
             self.substs -= 1
             self.sh.depth -= 1
@@ -1999,6 +2033,7 @@ class Reader:
             self.nested, line[:80], line, False, self.captured,
         )
         cmd.scope = self.scope
+        cmd.origin = self.origin
         cmd.stdin_from = stdin_from
         if self.nested:
             cmd.seq = sh.count if self.seq is None else self.seq
@@ -2015,6 +2050,8 @@ class Reader:
         if u is not None:
             if u.stdin_args:
                 cmd.stdin_args = True
+            if u.chdir is not None:
+                cmd.chdir = u.chdir
             if u.xargs is not None:
                 at = wpos[offset] if offset >= 0 else start
                 sh.consumers[id(cmd)] = ("xargs", (*self.prefix, self.at(at)), u.xargs)

@@ -16,10 +16,10 @@ _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 _REPLACEMENTS = ("{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}")
 
 
-def find_execs(argv: list[str]) -> list[tuple[list[str], bool]]:
+def find_execs(argv: list[str]) -> list[tuple[list[str], bool, bool]]:
     """The commands find's -exec, -execdir, -ok and -okdir actions run, each with whether find
-    fills in some of its arguments (`{}`)."""
-    out: list[tuple[list[str], bool]] = []
+    fills in some of its arguments (`{}`) and whether it runs in each file's directory (-execdir)."""
+    out: list[tuple[list[str], bool, bool]] = []
     i = 1
     n = len(argv)
     while i < n:
@@ -31,7 +31,7 @@ def find_execs(argv: list[str]) -> list[tuple[list[str], bool]]:
             j += 1
         words = argv[i + 1 : j]
         if words:
-            out.append((words, any("{}" in w for w in words)))
+            out.append((words, any("{}" in w for w in words), argv[i].endswith("dir")))
         i = j + 1
     return out
 

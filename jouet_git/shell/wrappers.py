@@ -162,7 +162,7 @@ class Unwrapped:
     script: the shell script the wrapper at argv[0] runs (su -c, watch, flock -c, ...).
     """
 
-    __slots__ = ("argv", "env", "offset", "script", "stdin_args", "via", "xargs")
+    __slots__ = ("argv", "chdir", "env", "offset", "script", "stdin_args", "via", "xargs")
 
     def __init__(self) -> None:
         self.argv: list[str] = []
@@ -172,6 +172,19 @@ class Unwrapped:
         self.stdin_args = False
         self.xargs: XargsHow | None = None
         self.script: str | None = None
+        # The directory a wrapper moves to before running the command (env -C, sudo -D...),
+        # joined when several do; False when it cannot be told.
+        self.chdir: str | bool | None = None
+
+    def moved(self, where: str | None) -> None:
+        if where is None or self.chdir is False:
+            return
+        if not where or "$" in where or "`" in where:
+            self.chdir = False
+        elif self.chdir is None or where.startswith(("/", "~")):
+            self.chdir = where
+        else:
+            self.chdir = f"{self.chdir}/{where}"
 
     def assign(self, made: dict[str, str]) -> None:
         if made:
@@ -197,6 +210,8 @@ def _env(words: list[str], i: int, u: Unwrapped) -> Step | None:
                 return None
             if name in ("S", "split-string"):
                 split = value or ""
+            elif name in ("C", "chdir"):
+                u.moved(value)
         if split is None:
             break
         # -S splits its text into words that stand where it was: options, assignments, command.
@@ -226,6 +241,9 @@ def _sudo(words: list[str], i: int, u: Unwrapped) -> Step | None:
     i, seen = got
     if any(name in _SUDO_ASKS for name, _ in seen):
         return None
+    for name, value in seen:
+        if name in ("D", "chdir"):
+            u.moved(value)
     env: dict[str, str] = {}
     i = _assignments(words, i, env)
     u.assign(env)
@@ -266,6 +284,9 @@ def _mise(words: list[str], i: int, u: Unwrapped) -> Step | None:
     if got is None:
         return None
     i = got[0]
+    for name, value in got[1]:
+        if name in ("C", "cd"):
+            u.moved(value)
     if i >= len(words) or words[i] not in ("x", "exec"):
         return None
     try:
@@ -284,6 +305,7 @@ def _spec(
     sub: Iterable[str] = (),
     scripts: Iterable[str] = (),
     dashdash: bool = False,
+    chdirs: Iterable[str] = (),
 ) -> Handler:
     """A handler for a wrapper of the common shape: [SUBCOMMAND] options, OPERANDS fixed operands,
     then the command (only after `--` with dashdash).
@@ -295,6 +317,7 @@ def _spec(
     stop = _ASKS | frozenset(stops)
     script_opts = frozenset(scripts)
     subs = frozenset(sub)
+    moves = frozenset(chdirs)
 
     def handler(words: list[str], i: int, u: Unwrapped) -> Step | None:
         i += 1
@@ -312,6 +335,8 @@ def _spec(
             if name in script_opts and value is not None:
                 u.script = value
                 return None
+            if name in moves:
+                u.moved(value)
         dashed = i > 0 and words[i - 1] == "--"
         i += operands
         if dashdash and not dashed:
@@ -625,17 +650,19 @@ WRAPPERS: dict[str, Handler] = {
     "runuser": _su,
     "sg": _sg,
     "watch": _watch,
-    "nsenter": _spec("tSGW", ("target", "setuid", "setgid", "wdns", "env"), optional="muinpUCTrw"),
+    "nsenter": _spec("tSGW", ("target", "setuid", "setgid", "wdns", "env"), optional="muinpUCTrw",
+                     chdirs=("w", "wd")),
     "unshare": _spec("RwSG", ("propagation", "setgroups", "root", "wd", "setuid", "setgid",
                               "monotonic", "boottime", "map-user", "map-group", "map-users",
-                              "map-groups"), optional="muinpUCT"),
+                              "map-groups"), optional="muinpUCT", chdirs=("w", "wd")),
     "chroot": _spec("", ("userspec", "groups"), operands=1),
     "systemd-run": _spec("upEMHsi", ("unit", "property", "setenv", "machine", "host", "description",
                                      "slice", "uid", "gid", "nice", "working-directory",
                                      "on-calendar", "on-active", "on-boot", "on-startup",
                                      "on-unit-active", "on-unit-inactive", "timer-property",
                                      "path-property", "socket-property", "service-type",
-                                     "expand-environment"), stops=("S", "shell")),
+                                     "expand-environment"), stops=("S", "shell"),
+                         chdirs=("working-directory",)),
     "strace": _spec("eoOpsSaPIbEuXU", ("output", "attach", "string-limit", "trace", "signal",
                                        "status", "env", "user", "summary-sort-by", "columns"),
                     stops=("p", "attach")),
@@ -679,13 +706,13 @@ WRAPPERS: dict[str, Handler] = {
                        "project", "package", "extra", "group", "only-group", "no-group",
                        "env-file", "index", "default-index", "index-url", "extra-index-url",
                        "find-links", "cache-dir", "config-file", "color", "allow-insecure-host"),
-                sub=("run",)),
-    "poetry": _spec("C", ("directory", "project"), sub=("run",)),
+                sub=("run",), chdirs=("directory",)),
+    "poetry": _spec("C", ("directory", "project"), sub=("run",), chdirs=("C", "directory")),
     "pipenv": _spec(sub=("run",)),
     "pdm": _spec(sub=("run",)),
     "rye": _spec(sub=("run",)),
     "bundle": _spec("", ("gemfile",), sub=("exec",)),
-    "pnpm": _spec("C", ("dir", "filter"), sub=("exec",)),
+    "pnpm": _spec("C", ("dir", "filter"), sub=("exec",), chdirs=("C", "dir")),
     "yarn": _spec(sub=("exec",)),
     "conda": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
     "mamba": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
@@ -715,8 +742,10 @@ def unwrap_more(words: list[str]) -> Unwrapped:
         handler = WRAPPERS.get(name)
         if handler is None:
             break
+        before = u.chdir
         got = handler(words, i, u)
         if got is None:
+            u.chdir = before  # the wrapper runs nothing of these words: it moves nothing of theirs
             break
         new_words, j = got
         if j >= len(new_words):

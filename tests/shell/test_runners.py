@@ -158,10 +158,10 @@ def test_fd_exec() -> None:
 
 
 def test_find_execs_direct() -> None:
-    assert find_execs(["find", ".", "-exec", "a", "{}", "+", "-exec", "b", ";"]) == [
-        (["a", "{}"], True), (["b"], False)]
+    assert find_execs(["find", ".", "-exec", "a", "{}", "+", "-execdir", "b", ";"]) == [
+        (["a", "{}"], True, False), (["b"], False, True)]
     # `+` ends the command only right after {}.
-    assert find_execs(["find", ".", "-exec", "a", "+", "b", ";"]) == [(["a", "+", "b"], False)]
+    assert find_execs(["find", ".", "-exec", "a", "+", "b", ";"]) == [(["a", "+", "b"], False, False)]
 
 
 @pytest.mark.parametrize(

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+_DIRS = ("JOUET_CONFIG_DIR", "JOUET_STATE_DIR", "JOUET_CACHE_DIR", "JOUET_DATA_DIR")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Code that runs while tests are collected (a skip marker that looks for gitleaks, which checks
+    and remembers the bundled binary) gets jouet directories of its own, never the real home's."""
+    base = tempfile.mkdtemp(prefix="jouet-collect-")
+    atexit.register(shutil.rmtree, base, True)
+    for name in _DIRS:
+        os.environ[name] = os.path.join(base, name.lower())
 
 
 @pytest.fixture(autouse=True)

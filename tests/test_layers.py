@@ -17,7 +17,7 @@ PACKAGE = Path(jouet_git.__file__).parent
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
 BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "budgets", "journal", "commands_index",
-        "__version__", "jouet_git"}
+        "term", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     "shell": {"call", "cmdline"},
@@ -36,11 +36,13 @@ ALLOWED: dict[str, set[str]] = {
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",
                         "setup", "gitleaks"},
     "cli": BASE | {"commands"},
+    # `jouet completions` reads every command's parser, as the CLI builds them: it sits beside cli.
+    "completions": BASE | {"cli", "harness"},
     "__main__": {"cli"},
 }
 # Adapter modules only translate: they may use these and nothing else of jouet_git.
 ADAPTER_MAY_USE = {"jouet_git.call", "jouet_git.errors", "jouet_git.harness.base", "jouet_git.harness.git_events",
-                   "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git"}
+                   "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
 
 
 def _module(path: Path) -> str:

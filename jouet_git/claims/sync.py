@@ -238,7 +238,7 @@ def _attempt(
         return others
     if parent is None and not keep:
         return others  # nothing to publish and nothing there
-    message = f"jouet claims: {me} ({machine.host()}), {len(mine)} claim(s)"
+    message = f"jouet claims: {me} ({machine.host()}), {len(mine)} claim{'' if len(mine) == 1 else 's'}"
     commit = git.out("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message)
     if before_push is not None:
         before_push()

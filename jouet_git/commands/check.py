@@ -7,6 +7,9 @@ examples:
   jouet check --tool Edit --path .env       a file tool instead of a shell command
   jouet check --jsonl < calls.jsonl         one JSON object a line in, one decision a line out
 
+Rules that do not run (a rule file that does not load, a plugin whose copy changed) are named on
+stderr, and in --json as `broken` (each with every error in its file) and `problems`.
+
 Exit status: 0 when nothing denies (warnings included), 1 when a rule denies, 2 on bad input.
 With --jsonl every line is answered (a bad line gets {"error": ...}) and the exit status is 0
 unless the input could not be read.
@@ -20,7 +23,10 @@ import os
 import sys
 from typing import Any
 
+from jouet_git import term
+from jouet_git.engine import problems
 from jouet_git.engine.decide import Decision
+from jouet_git.engine.ruleset import RuleSet
 from jouet_git.engine.runner import Runner
 from jouet_git.errors import JouetError
 from jouet_git.harness.manual import build_call
@@ -46,16 +52,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def render(decision: Decision) -> str:
     lines: list[str] = []
     if decision.deny is not None:
-        lines.append(f"deny: {decision.deny.text()}")
+        lines.append(term.paint("deny:", "deny") + f" {decision.deny.text()}")
     if decision.rewrite is not None and decision.deny is None:
         lines.append(f"rewrite: {decision.rewrite.command}  ({decision.rewrite.text()})")
     for warning in decision.warnings:
-        lines.append(f"warn: {warning.text()}")
+        lines.append(term.paint("warn:", "warn") + f" {warning.text()}")
     for rule, error in decision.errors:
-        lines.append(f"error: rule {rule} failed and said nothing: {error}")
+        lines.append(term.paint("error:", "bad") + f" rule {rule} failed and said nothing: {error}")
     if not lines:
         lines.append("no rule fired")
     return "\n".join(lines)
+
+
+def _with_broken(decision: Decision, ruleset: RuleSet) -> dict[str, Any]:
+    """The decision as JSON, with the rules that could not take part in it: `broken` (each with
+    every error) and `problems`."""
+    out = decision.to_json()
+    out["broken"] = problems.broken(ruleset)
+    out["problems"] = list(ruleset.problems)
+    return out
+
+
+def _say_broken(ruleset: RuleSet) -> None:
+    out = []
+    for line in problems.lines(ruleset):
+        if line.startswith("rule "):
+            out.append(term.paint(f"jouet: {line}", "bad", sys.stderr))
+        else:  # an error of the rule above (indented), or a problem of the rule set
+            out.append(line if line.startswith(" ") else f"jouet: {line}")
+    sys.stderr.write("".join(line + "\n" for line in out))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,11 +94,15 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(cwd):
         raise JouetError(f"--cwd {cwd}: no such directory")
     call = build_call(args.command, cwd, args.tool, args.path, args.exit_code, harness=args.harness)
-    decision = Runner(record=not args.no_record).decide_and_record(call)
+    runner = Runner(record=not args.no_record)
+    decision = runner.decide_and_record(call)
+    ruleset = runner.ruleset(call.cwd)
     if args.json:
-        print(json.dumps(decision.to_json(), indent=2))
+        print(json.dumps(_with_broken(decision, ruleset), indent=2))
     else:
         print(render(decision))
+        sys.stdout.flush()
+        _say_broken(ruleset)
     return 1 if decision.deny is not None else 0
 
 
@@ -99,7 +128,7 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
             call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
                               item.get("input") if isinstance(item.get("input"), dict) else None,
                               item.get("harness") if isinstance(item.get("harness"), str) else harness)
-            out: dict[str, Any] = runner.decide_and_record(call).to_json()
+            out: dict[str, Any] = _with_broken(runner.decide_and_record(call), runner.ruleset(call.cwd))
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)
             out = {"error": f"line {number}: {message}"}

@@ -233,7 +233,6 @@ def _trust(cwd: str) -> Check:
 
 
 def _rules(cwd: str) -> Check:
-    from jouet_git.engine.model import BROKEN
     from jouet_git.engine.ruleset import load
 
     try:
@@ -241,7 +240,9 @@ def _rules(cwd: str) -> Check:
     except Exception as error:  # a rule set that does not load is exactly what this check reports
         return Check("rules", FAIL, f"the rules do not load: {type(error).__name__}: {error}",
                      "run `jouet rule list` to see which file, and fix or remove it")
-    broken = [f"{r.file or r.name}: {r.error}" for r in ruleset.rules if r.state == BROKEN]
+    from jouet_git.engine.problems import broken as broken_rules
+
+    broken = [f"rule {item['rule']}: {item['errors'][0]}" for item in broken_rules(ruleset)]
     problems = broken + list(ruleset.problems)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

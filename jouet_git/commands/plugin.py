@@ -34,7 +34,7 @@ import json
 import os
 from typing import Any
 
-from jouet_git import gitdir, paths
+from jouet_git import gitdir, paths, term
 from jouet_git.errors import FOUND, JouetError
 from jouet_git.plugin import pins as pinmod
 from jouet_git.plugin import store
@@ -126,7 +126,8 @@ def _add(args: argparse.Namespace) -> int:
             return FOUND
         if not args.json:
             print("\n".join(lines))
-        if not _confirm(f"Pin plugin {name} ({checked.runnable} rule(s)) at sha256 {checked.content.digest[:12]}…? "
+        rules = term.count(checked.runnable, "rule")
+        if not _confirm(f"Pin plugin {name} ({rules}) at sha256 {checked.content.digest[:12]}…? "
                         "Its rules will run on every tool call an agent makes.", args.yes):
             _emit(args.json, {**data, "action": "declined"}, ["Nothing was pinned."])
             return FOUND
@@ -272,9 +273,28 @@ def _rows(cwd: str) -> list[dict[str, Any]]:
 
 
 def _count(rules_dir: str) -> int:
+    """How many rules the plugin's files hold: [[rule]] tables, not files (a file may hold several)."""
+    import re
+
+    import tomli
+
     from jouet_git.engine.sources import rule_files
 
-    return len(rule_files(rules_dir))
+    total = 0
+    for file in rule_files(rules_dir):
+        try:
+            with open(file, "rb") as f:
+                text = f.read().decode("utf-8", "replace")
+        except OSError:
+            total += 1
+            continue
+        try:
+            tables = tomli.loads(text).get("rule", [])
+            total += len(tables) if isinstance(tables, list) else 1
+        except tomli.TOMLDecodeError:
+            # A file that does not parse still holds its [[rule]] headers (and loads as broken).
+            total += max(1, len(re.findall(r"^\s*\[\[\s*rule\s*\]\]", text, re.M)))
+    return total
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -286,13 +306,14 @@ def _list(args: argparse.Namespace) -> int:
     if not plugins:
         print("No plugins. `jouet plugin add protected-branches` adds one of jouet's own.")
     else:
-        table = [("NAME", "STATE", "SCOPE", "SHA256", "SOURCE")]
+        table = [("NAME", "STATE", "SCOPE", "RULES", "SHA256", "SOURCE")]
         for row in plugins:
             rev = f" @ {row['rev'][:12]}" if row["rev"] else ""
-            table.append((row["name"], row["state"], row["scope"], row["sha256"][:12], f"{row['source']}{rev}"))
-        widths = [max(len(r[i]) for r in table) for i in range(4)]
+            table.append((row["name"], row["state"], row["scope"], str(row["rules"]), row["sha256"][:12],
+                          f"{row['source']}{rev}"))
+        widths = [max(len(r[i]) for r in table) for i in range(5)]
         for row_cells in table:
-            print("  ".join(c.ljust(widths[i]) for i, c in enumerate(row_cells[:4])) + "  " + row_cells[4])
+            print("  ".join(c.ljust(widths[i]) for i, c in enumerate(row_cells[:5])) + "  " + row_cells[5])
         for row in plugins:
             if row["state"] != "ok" and row["detail"]:
                 print(f"note: {row['name']}: {row['detail']}")

@@ -1,4 +1,4 @@
-"""List, test, write, promote and explain jouet's rules.
+"""List, test, write and promote jouet's rules; print their schema, log and gaps.
 
 examples:
   jouet rule list                         every rule jouet loads here, and whether it runs

@@ -8,12 +8,13 @@ import os
 import sys
 from typing import Any
 
+from jouet_git import term
 from jouet_git.engine.examples import ExamplesReport, run_examples
 from jouet_git.engine.load import load_file
 from jouet_git.engine.model import BROKEN, ENABLED, USER, Rule
 from jouet_git.engine.ruleset import RuleSet, load
 from jouet_git.engine.runner import Runner
-from jouet_git.errors import JouetError
+from jouet_git.errors import FOUND, OK, USAGE, JouetError
 
 
 def _source_of(path: str, ruleset: RuleSet) -> tuple[str, str, str]:
@@ -61,7 +62,8 @@ def example_lines(report: ExamplesReport) -> list[str]:
 
 def report_json(rule: Rule, report: ExamplesReport | None) -> dict[str, Any]:
     if report is None:
-        return {"rule": rule.name, "ok": False, "error": rule.error}
+        return {"rule": rule.name, "ok": False, "error": rule.error,
+                "errors": (rule.error or "").splitlines()}
     return {
         "rule": rule.name, "ok": report.ok, "missing": report.missing or None,
         "passed": report.passed, "total": len(report.results),
@@ -81,13 +83,14 @@ def run_test(args: argparse.Namespace) -> int:
     if args.all:
         return _all(rules, args.json)
     failed = 0
+    broken = 0
     results = []
     for rule in rules:
         if rule.state == BROKEN:
-            failed += 1
+            broken += 1
             results.append(report_json(rule, None))
             if not args.json:
-                print(f"jouet: {rule.name} does not load: {rule.error}", file=sys.stderr)
+                _say_broken(rule)
             continue
         report = run_examples(rule)
         results.append(report_json(rule, report))
@@ -99,42 +102,55 @@ def run_test(args: argparse.Namespace) -> int:
             print(line)
         if report.missing:
             print(f"FAIL {rule.name}: {report.missing}")
-        print(f"{rule.name}: {report.passed} of {len(report.results)} examples passed")
+        print(f"{rule.name}: {report.passed} of {term.count(len(report.results), 'example')} passed")
     if args.json:
         print(json.dumps(results, indent=2))
-    return 1 if failed else 0
+    return USAGE if broken else FOUND if failed else OK
+
+
+def _say_broken(rule: Rule) -> None:
+    """Every error of a rule that does not load, on stderr, one a line."""
+    lines = (rule.error or f"{rule.file}:{rule.line}: it does not load").splitlines()
+    sys.stderr.write(term.paint(f"jouet: {rule.name} does not load:", "bad", sys.stderr) + "\n")
+    sys.stderr.write("".join(f"    {line}\n" for line in lines))
+    sys.stderr.flush()
 
 
 def _all(rules: list[Rule], as_json: bool) -> int:
     passed = 0
+    broken = 0
     results = []
     for rule in rules:
         if rule.state == BROKEN:
+            broken += 1
             results.append(report_json(rule, None))
             if not as_json:
-                print(f"FAIL {rule.name} does not load: {rule.error}")
+                first, *rest = (rule.error or "it does not load").splitlines()
+                print(f"FAIL {rule.name} does not load: {first}")
+                for line in rest:
+                    print(f"     {line}")
             continue
         report = run_examples(rule)
         results.append(report_json(rule, report))
         if report.ok:
             passed += 1
             if not as_json:
-                print(f"ok   {rule.name} {len(report.results)} examples passed")
+                print(f"ok   {rule.name} {term.count(len(report.results), 'example')} passed")
             continue
         if as_json:
             continue
         if report.missing:
             print(f"FAIL {rule.name} {report.missing}")
         else:
-            print(f"FAIL {rule.name} {report.passed} of {len(report.results)} examples passed")
+            print(f"FAIL {rule.name} {report.passed} of {term.count(len(report.results), 'example')} passed")
         for line in example_lines(report):
             if not line.startswith("ok"):
                 print(f"     {line}")
     if as_json:
         print(json.dumps(results, indent=2))
     else:
-        print(f"{passed} of {len(rules)} rules passed their examples")
-    return 0 if passed == len(rules) else 1
+        print(f"{passed} of {term.count(len(rules), 'rule')} passed their examples")
+    return USAGE if broken else OK if passed == len(rules) else FOUND
 
 
 def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: RuleSet) -> int:
@@ -156,8 +172,8 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
     runner = Runner(record=False)
     for rule in rules:
         if rule.state == BROKEN:
-            print(f"jouet: {rule.name} does not load: {rule.error}", file=sys.stderr)
-            status = 2
+            _say_broken(rule)
+            status = USAGE
             continue
         copy = Rule.from_data(rule.to_data())
         copy.state = ENABLED

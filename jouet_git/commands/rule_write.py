@@ -13,37 +13,78 @@ import stat
 from jouet_git import journal, paths
 from jouet_git.engine import keys
 from jouet_git.engine.examples import run_examples
-from jouet_git.engine.load import load_file
+from jouet_git.engine.keys import PLACEHOLDER
+from jouet_git.engine.load import load_file, load_text
 from jouet_git.engine.model import BROKEN, USER
 from jouet_git.engine.ruleset import load
 from jouet_git.errors import FOUND, JouetError
 from jouet_git.store import write_atomic
 
-_TEMPLATE = """\
-#:schema {schema}
-# A rule of yours. Fill in the examples first, then the matcher and the message, and run
-# `jouet rule test {name}` until every example passes. It starts in warn mode;
-# `jouet rule promote {name}` switches it to deny once it passes examples of both kinds.
+# The schema's copy beside your rules: `#:schema ./rules.schema.json` works wherever the rules
+# directory is, whichever Python environment jouet runs from.
+SCHEMA_FILE = "rules.schema.json"
 
-[[rule]]
-name = {name_q}
-why = {why_q}
-mode = "warn"
-author = {author_q}
-created = "{created}"
-{body}
-[rule.match]
-# Which calls the rule looks at, such as:
-#   command = "git tag"          the program and its subcommands
-#   flags = ["-d", "--delete"]   and one of these options
-command = ""
+_HEADER = """\
+#:schema ./{schema}
+# A rule of yours. Fill in the matcher, the message and the examples, then run
+# `jouet rule test {name}` until every example passes. It loads as it is, but matches nothing
+# until its matcher names a program, and only warns until it has examples of both kinds;
+# `jouet rule promote {name}` switches it to deny once they pass.
 
-[rule.examples]
-# Calls the rule must fire on.
-fires = []
-# Near misses it must leave alone.
-quiet = []
 """
+
+
+
+def template(name: str, why: str, author: str, created: str, script: bool) -> str:
+    """The TOML text of a new rule, written with tomlkit so that any WHY is quoted correctly."""
+    import tomlkit
+
+    rule = tomlkit.table()
+    rule.add("name", name)
+    rule.add("why", why)
+    rule.add("mode", "warn")
+    rule.add("author", author)
+    rule.add("created", created)
+    if script:
+        rule.add("script", f"{name}.luau")
+    else:
+        rule.add("message", "TODO: what the agent is told when the rule matches, and what to do instead.")
+    match = tomlkit.table()
+    for line in ("Which calls the rule looks at. Replace TODO with the program and its subcommands:",
+                 '  command = "git tag"          the program and its subcommands',
+                 '  flags = ["-d", "--delete"]   and one of these options (`jouet rule schema` lists',
+                 "                               every key; the README's \"Matching a command\" explains them)"):
+        match.add(tomlkit.comment(line))
+    match.add("command", PLACEHOLDER)
+    rule.add("match", match)
+    examples = tomlkit.table()
+    examples.add(tomlkit.comment('Calls the rule must fire on, such as "git tag v1".'))
+    examples.add("fires", tomlkit.array())
+    examples.add(tomlkit.comment('Near misses it must leave alone, such as "git tag --list".'))
+    examples.add("quiet", tomlkit.array())
+    rule.add("examples", examples)
+    rules = tomlkit.aot()
+    rules.append(rule)
+    doc = tomlkit.document()
+    doc.add("rule", rules)
+    return _HEADER.format(schema=SCHEMA_FILE, name=name) + tomlkit.dumps(doc)
+
+
+def write_schema(directory: str) -> str:
+    """Write (or refresh) the JSON schema of rule files in DIRECTORY; return its path."""
+    from jouet_git.engine.schema import schema
+
+    path = os.path.join(directory, SCHEMA_FILE)
+    text = json.dumps(schema(), indent=2) + "\n"
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return path
+    except OSError:
+        pass
+    write_atomic(path, text, 0o644)
+    return path
+
 
 _SCRIPT = """\
 --!strict
@@ -80,9 +121,13 @@ def run_new(args: argparse.Namespace) -> int:
     if not re.fullmatch(keys.NAME_PATTERN, name) or len(name) > keys.NAME_MAX:
         raise JouetError(f"invalid rule name {name!r}: use lowercase words joined by dashes, starting with a "
                          f"letter, up to {keys.NAME_MAX} characters (such as `no-rm-rf`)")
-    why = args.why.strip()
+    why = " ".join(args.why.split())
     if not why:
         raise JouetError("--why must say what the rule is for, in one line")
+    try:
+        why.encode("utf-8")
+    except UnicodeEncodeError:
+        raise JouetError("--why is not valid UTF-8 text: say what the rule is for in plain text") from None
     ruleset = load(os.getcwd())
     taken = ruleset.get(name)
     if taken is not None:
@@ -94,20 +139,21 @@ def run_new(args: argparse.Namespace) -> int:
         if os.path.exists(target):
             raise JouetError(f"{target} already exists: edit it, or pick another name")
     os.makedirs(directory, exist_ok=True)
-    body = f'script = "{name}.luau"\n' if args.script else \
-        'message = "What the agent is told when the rule matches, and what to do instead."\n'
-    text = _TEMPLATE.format(
-        schema=os.path.join(paths.package_dir(), "rules.schema.json"), name=name, name_q=json.dumps(name),
-        why_q=json.dumps(why), author_q=json.dumps(_author(args.author)),
-        created=datetime.date.today().isoformat(), body=body)
+    text = template(name, why, _author(args.author), datetime.date.today().isoformat(), args.script)
+    write_schema(directory)
     if args.script:
         with open(script, "x", encoding="utf-8") as f:
             f.write(_SCRIPT.format(name=name))
+    loaded = load_text(text, file, USER, USER)
+    if len(loaded) != 1 or loaded[0].state == BROKEN:
+        if args.script:
+            os.unlink(script)
+        raise JouetError(f"the template for {name} does not load (a bug in jouet): {loaded[0].error}")
     with open(file, "x", encoding="utf-8") as f:
         f.write(text)
     journal.append(journal.RULE_LOG, {"action": "new", "rule": name, "detail": file})
     print(f"wrote {file}" + (f" and {script}" if args.script else ""))
-    print(f"next: fill in its examples and matcher, then run `jouet rule test {name}`")
+    print(f"next: fill in its matcher, message and examples, then run `jouet rule test {name}`")
     return 0
 
 

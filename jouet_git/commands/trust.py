@@ -29,7 +29,7 @@ import json
 import os
 from typing import Any
 
-from jouet_git import gitdir
+from jouet_git import gitdir, term
 from jouet_git.engine.model import PLUGIN, REPO, Rule
 from jouet_git.errors import FOUND, JouetError
 from jouet_git.plugin.pins import repo_plugins_file
@@ -78,8 +78,9 @@ def run(args: argparse.Namespace) -> int:
     if report["runnable"] == 0:
         out.text(["", "Nothing here would run: every rule is refused (see above). Nothing was trusted."])
         return out.done("refused", FOUND)
-    question = (f"Trust these {report['runnable']} rule(s) in {root}? They will run on every tool call an agent "
-                "makes here, until a byte of them changes.")
+    which = "this" if report["runnable"] == 1 else "these"
+    question = (f"Trust {which} {term.count(report['runnable'], 'rule')} in {root}? They will run on every tool call "
+                "an agent makes here, until a byte of them changes.")
     if not _confirm(question, args.yes):
         out.text(["Nothing was trusted."])
         return out.done("declined", FOUND)
@@ -175,7 +176,7 @@ def _report(root: str, key: str, state: RepoState, fetch: bool) -> dict[str, Any
 
 
 def _render(report: dict[str, Any], state: RepoState) -> list[str]:
-    lines = [f"{report['root']} ships jouet rules in .jouet/ ({len(report['files'])} file(s), "
+    lines = [f"{report['root']} ships jouet rules in .jouet/ ({term.count(len(report['files']), 'file')}, "
              f"sha256 {report['sha256'][:12]}…)."]
     when = f" on {report['trusted_at']}" if report["trusted_at"] else ""
     if state.state == TRUSTED:

@@ -43,3 +43,7 @@ KINDS = ("test", "lint", "build")
 
 NAME_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"
 NAME_MAX = 64
+
+# The command `jouet rule new` puts in a new rule's matcher: a program no one runs, so the template
+# loads and matches nothing until its author replaces it.
+PLACEHOLDER = "TODO"

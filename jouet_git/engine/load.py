@@ -30,8 +30,70 @@ class RuleError(Exception):
         self.rule = rule
 
 
+class RuleErrors(Exception):
+    """Every problem found in one rule, in the order of the checks."""
+
+    def __init__(self, errors: list[RuleError]) -> None:
+        super().__init__("; ".join(e.message for e in errors))
+        self.errors = errors
+
+
+class _Found:
+    """Collects a rule's errors so that one pass reports them all, not only the first."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    def add(self, error: RuleError) -> None:
+        self.errors.append(error)
+
+    def check(self, fn: Any, *args: Any) -> Any:
+        """FN(*ARGS), or None with its RuleError (or RuleErrors) recorded."""
+        try:
+            return fn(*args)
+        except RuleError as error:
+            self.errors.append(error)
+        except RuleErrors as errors:
+            self.errors.extend(errors.errors)
+        return None
+
+
 def _expected(allowed: tuple[str, ...]) -> str:
     return ", ".join(f"`{k}`" for k in allowed)
+
+
+def close_key(key: str, allowed: tuple[str, ...] | list[str]) -> str | None:
+    """The allowed key KEY most likely misspells (`mesage` -> `message`), or None."""
+    import difflib
+
+    lowered = {k.lower(): k for k in allowed}
+    if key.lower() in lowered:
+        return lowered[key.lower()]
+    normal = key.replace("-", "_").lower()
+    if normal in lowered:
+        return lowered[normal]
+    close = difflib.get_close_matches(normal, list(lowered), n=1, cutoff=0.75)
+    if close:
+        return lowered[close[0]]
+    # An abbreviation: `cmd` for `command`, `msg` for `message`.
+    if len(normal) >= 3:
+        abbreviates = [k for k in lowered if k[0] == normal[0] and _subsequence(normal, k)]
+        if len(abbreviates) == 1:
+            return lowered[abbreviates[0]]
+    return None
+
+
+def _subsequence(short: str, long: str) -> bool:
+    letters = iter(long)
+    return all(c in letters for c in short)
+
+
+def unknown_key(key: str, allowed: tuple[str, ...], where: str = "") -> str:
+    """The error for KEY, which is not one of ALLOWED: a suggestion when one is close."""
+    guess = close_key(key, allowed)
+    if guess is not None:
+        return f"unknown field `{key}`{where}: did you mean `{guess}`?"
+    return f"unknown field `{key}`{where}, expected one of {_expected(allowed)}"
 
 
 class _Locator:
@@ -68,9 +130,10 @@ class _Locator:
                 if after_re.search(self.lines[number - 1]):
                     start = number
                     break
+        header = re.compile(r"^\s*\[\[?[^\]]*\.\s*[\"']?" + re.escape(key) + r"[\"']?\s*\]")
         for number in range(start, last + 1):
             line = self.lines[number - 1]
-            if pattern.search(line if "'" in line or '"' in line else line.split("#", 1)[0]):
+            if pattern.search(line if "'" in line or '"' in line else line.split("#", 1)[0]) or header.match(line):
                 return number
         return start
 
@@ -94,10 +157,9 @@ def load_text(text: str, path: str, source: str, source_label: str, prefix: str 
         m = re.search(r"line (\d+)", str(error))
         line = int(m.group(1)) if m else 1
         return [_broken_file(path, f"not valid TOML: {error}", line, source, source_label, text)]
-    unknown = [k for k in doc if k != "rule"]
-    if unknown:
-        return [_broken_file(path, f"unknown top-level table `{unknown[0]}`: a rule file holds [[rule]] tables",
-                             1, source, source_label, text)]
+    top = [_top_error(path, locator, key) for key in doc if key != "rule"]
+    if top and "rule" not in doc:
+        return [_broken_file(path, "\n".join(top), 1, source, source_label, text, located=True)]
     tables = doc.get("rule", [])
     if isinstance(tables, dict):
         tables = [tables]
@@ -115,63 +177,110 @@ def load_text(text: str, path: str, source: str, source_label: str, prefix: str 
             data["name"] = f"{prefix}{data['name']}"
             rules.append(Rule(data, source, source_label, path, line))
         except RuleError as error:
-            where = f"{path}:{error.line or line}"
-            rules.append(Rule.broken(shown, f"{where}: {error.message}", source, source_label, path, line))
+            rules.append(Rule.broken(shown, f"{path}:{error.line or line}: {error.message}", source, source_label,
+                                     path, line))
+        except RuleErrors as errors:
+            lines = _ordered(errors.errors, line)
+            rules.append(Rule.broken(shown, "\n".join(f"{path}:{n}: {m}" for n, m in lines), source,
+                                     source_label, path, line))
+    if top:
+        # A table outside [[rule]] leaves the file broken as a whole, with every error in it (unless
+        # it is [[rule]] misspelt: then the rest follows from that one).
+        misspelt = any(close_key(key, ("rule",)) for key in doc if key != "rule")
+        every = top + ([] if misspelt else [line for r in rules if r.error for line in r.error.splitlines()])
+        return [_broken_file(path, "\n".join(every), 1, source, source_label, text, located=True)]
     return rules
 
 
-def _broken_file(path: str, message: str, line: int, source: str, label: str, text: str = "") -> Rule:
+def _top_error(path: str, locator: _Locator, key: str) -> str:
+    where = f"{path}:{_top_line(locator, key)}: unknown top-level table `{key}`"
+    if key in keys.RULE_KEYS:
+        return f"{where}: `{key}` belongs to a rule: write [rule.{key}] below its [[rule]] (or {key} = ... in it)"
+    if close_key(key, ("rule",)):
+        return f"{where}: did you mean [[rule]]? A rule file holds [[rule]] tables"
+    return f"{where}: a rule file holds [[rule]] tables only"
+
+
+def _ordered(errors: list[RuleError], default: int) -> list[tuple[int, str]]:
+    """(line, message) for each error, by line, without repeats."""
+    seen: set[tuple[int, str]] = set()
+    out: list[tuple[int, str]] = []
+    for error in errors:
+        item = (error.line or default, error.message)
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return sorted(out, key=lambda item: item[0])
+
+
+def _top_line(locator: _Locator, key: str) -> int:
+    pattern = re.compile(r"^\s*\[\[?\s*[\"']?" + re.escape(key) + r"[\"']?\s*[\].]|^\s*[\"']?" + re.escape(key)
+                         + r"[\"']?\s*=")
+    for number, line in enumerate(locator.lines, 1):
+        if pattern.search(line):
+            return number
+    return 1
+
+
+def _broken_file(path: str, message: str, line: int, source: str, label: str, text: str = "",
+                 located: bool = False) -> Rule:
     names = re.findall(r"^\s*name\s*=\s*[\"']([^\"']+)[\"']", text, re.M)
     name = names[0] if names else os.path.splitext(os.path.basename(path))[0]
-    return Rule.broken(name, f"{path}:{line}: {message}", source, label, path, line)
+    return Rule.broken(name, message if located else f"{path}:{line}: {message}", source, label, path, line)
+
+
+# Keys people put at the wrong level: a matcher key straight in [[rule]], a rule key in [rule.match].
+_MATCHER_ONLY = tuple(k for k in keys.MATCH_KEYS if k not in keys.RULE_KEYS)
+_RULE_ONLY = tuple(k for k in keys.RULE_KEYS if k not in keys.MATCH_KEYS)
 
 
 def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, source: str) -> dict[str, Any]:
+    """The rule's data, or RuleErrors with every problem found in it."""
+    found = _Found()
+
     def line(key: str, after: str | None = None) -> int:
         return loc.key_line(index, key, after)
 
+    # Keys a misspelt key stands for: their absence is not reported again.
+    meant = {close_key(k, keys.RULE_KEYS) for k in table if k not in keys.RULE_KEYS}
     for key in table:
         if key not in keys.RULE_KEYS:
-            raise RuleError(f"unknown field `{key}`, expected one of {_expected(keys.RULE_KEYS)}", line(key))
+            if key in _MATCHER_ONLY:
+                found.add(RuleError(f"`{key}` is a matcher key: put it under [rule.match]", line(key)))
+            else:
+                found.add(RuleError(unknown_key(key, keys.RULE_KEYS), line(key)))
     data: dict[str, Any] = {}
     name = table.get("name")
     if name is None:
-        raise RuleError("missing field `name`: give the rule a name of lowercase words joined by dashes",
-                        loc.rule_line(index))
-    if not isinstance(name, str) or not _NAME_RE.fullmatch(name) or len(name) > keys.NAME_MAX:
-        raise RuleError(
+        found.add(RuleError("missing field `name`: give the rule a name of lowercase words joined by dashes",
+                            loc.rule_line(index)))
+    elif not isinstance(name, str) or not _NAME_RE.fullmatch(name) or len(name) > keys.NAME_MAX:
+        found.add(RuleError(
             f"invalid name {name!r}: use lowercase words joined by dashes, starting with a letter, "
-            f"up to {keys.NAME_MAX} characters (such as `no-rm-rf`)", line("name"), str(name))
-    data["name"] = name
+            f"up to {keys.NAME_MAX} characters (such as `no-rm-rf`)", line("name"), str(name)))
+    data["name"] = name if isinstance(name, str) else ""
+    shown = data["name"] or None
 
     def string(key: str, required: bool = False, hint: str = "") -> str | None:
         value = table.get(key)
         if value is None:
-            if required:
-                raise RuleError(f"missing field `{key}`{hint}", loc.rule_line(index), name)
+            if required and key not in meant:
+                found.add(RuleError(f"missing field `{key}`{hint}", loc.rule_line(index), shown))
             return None
         if not isinstance(value, str) or (required and not value.strip()):
-            raise RuleError(f"`{key}` must be a non-empty string", line(key), name)
+            found.add(RuleError(f"`{key}` must be a non-empty string", line(key), shown))
+            return None
         return value
 
     data["why"] = string("why", True, ": say in one line what the rule is for")
     mode = string("mode")
     if mode is not None and mode not in keys.MODES:
-        raise RuleError(f"`mode` must be \"warn\" or \"deny\", not {mode!r}", line("mode"), name)
-    if mode is not None:
+        found.add(RuleError(f"`mode` must be \"warn\" or \"deny\", not {mode!r}", line("mode"), shown))
+    elif mode is not None:
         data["mode"] = mode
     scope = string("scope")
     if scope is not None:
-        if scope not in keys.SCOPES:
-            raise RuleError(f"`scope` must be one of {_expected(keys.SCOPES)}, not {scope!r}", line("scope"), name)
-        # A plugin's file may also say repo; the system's plugins load as enforced, and say plugin.
-        allowed = {source} | ({REPO} if source in (PLUGIN, ENFORCED) else set()) | (
-            {PLUGIN} if source == ENFORCED else set())
-        if scope not in allowed:
-            raise RuleError(
-                f"`scope = \"{scope}\"` does not match where the file lives ({source}): "
-                f"remove the key or move the file", line("scope"), name)
-        data["scope"] = scope
+        found.check(_scope, scope, source, line("scope"), shown, data)
     for key in ("author", "message", "suggest"):
         value = string(key)
         if value is not None:
@@ -183,64 +292,100 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
         elif isinstance(created, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
             data["created"] = created
         else:
-            raise RuleError("`created` must be a date such as 2026-10-30", line("created"), name)
+            found.add(RuleError("`created` must be a date such as 2026-10-30", line("created"), shown))
     needs = table.get("needs")
     if needs is not None:
         if not (isinstance(needs, list) and needs and all(isinstance(w, str) and w for w in needs)):
-            raise RuleError("`needs` must be the jouet command's words, such as [\"wait\", \"ci\"]",
-                            line("needs"), name)
-        data["needs"] = list(needs)
+            found.add(RuleError("`needs` must be the jouet command's words, such as [\"wait\", \"ci\"]",
+                                line("needs"), shown))
+        else:
+            data["needs"] = list(needs)
     requires = table.get("requires")
     if requires is not None:
-        if not isinstance(requires, dict) or not requires or set(requires) - {"files", "claims"}:
-            raise RuleError("`requires` must be a table such as { files = [\"pitchfork.toml\"] } or "
-                            "{ claims = true }", line("requires"), name)
-        data["requires"] = {}
-        if "files" in requires:
-            files = requires["files"]
-            if not (isinstance(files, list) and files and all(isinstance(f, str) and f for f in files)):
-                raise RuleError("`requires.files` must be a non-empty list of file names", line("requires"), name)
-            data["requires"]["files"] = list(files)
-        if "claims" in requires:
-            if requires["claims"] is not True:
-                raise RuleError("`requires.claims` can only be true", line("requires"), name)
-            data["requires"]["claims"] = True
+        found.check(_requires, requires, line("requires"), shown, data)
     on = string("on")
     if on is not None:
         if on not in keys.EVENTS:
-            raise RuleError(f"`on` must be \"pre-tool-use\" or \"post-tool-use\", not {on!r}", line("on"), name)
-        data["on"] = on
+            found.add(RuleError(f"`on` must be \"pre-tool-use\" or \"post-tool-use\", not {on!r}", line("on"),
+                                shown))
+        else:
+            data["on"] = on
     primer = table.get("primer")
     if primer is not None:
         if not isinstance(primer, bool):
-            raise RuleError("`primer` must be true or false", line("primer"), name)
-        data["primer"] = primer
+            found.add(RuleError("`primer` must be true or false", line("primer"), shown))
+        else:
+            data["primer"] = primer
     script = string("script")
     if script is not None:
         data["script"] = script
-        data["script_path"] = _script_path(script, path, line("script"), name)
+        data["script_path"] = found.check(_script_path, script, path, line("script"), shown)
         if "message" in data:
-            raise RuleError("a script rule takes no `message`: its check says what to tell the agent",
-                            line("message"), name)
-    elif "message" not in data:
-        raise RuleError("missing field `message`: say what the agent is told when the rule matches "
-                        "(or name a `script` that decides)", loc.rule_line(index), name)
+            found.add(RuleError("a script rule takes no `message`: its check says what to tell the agent",
+                                line("message"), shown))
+    elif "message" not in data and table.get("message") is None and "message" not in meant:
+        found.add(RuleError("missing field `message`: say what the agent is told when the rule matches "
+                            "(or name a `script` that decides)", loc.rule_line(index), shown))
 
     match = table.get("match")
-    if match is None:
-        raise RuleError("missing field `match`: say which calls the rule looks at, such as "
-                        "[rule.match] command = \"git stash\"", loc.rule_line(index), name)
-    tables = match if isinstance(match, list) else [match]
-    if not tables or not all(isinstance(t, dict) for t in tables):
-        raise RuleError("`match` must be a table, or a list of [[rule.match]] tables", line("match"), name)
-    data["match"] = [validate_matcher(t, lambda k: line(k, "match"), name) for t in tables]
+    if match is None and "match" in meant:
+        pass
+    elif match is None:
+        found.add(RuleError("missing field `match`: say which calls the rule looks at, such as "
+                            "[rule.match] command = \"git stash\"", loc.rule_line(index), shown))
+    else:
+        tables = match if isinstance(match, list) else [match]
+        if not tables or not all(isinstance(t, dict) for t in tables):
+            found.add(RuleError("`match` must be a table, or a list of [[rule.match]] tables", line("match"),
+                                shown))
+        else:
+            data["match"] = [found.check(validate_matcher, t, lambda k: line(k, "match"), shown)
+                             for t in tables]
 
     examples = table.get("examples")
-    data["examples"] = validate_examples(examples, lambda k: line(k, "examples"), name)
+    data["examples"] = found.check(validate_examples, examples, lambda k: line(k, "examples"), shown)
+    if found.errors:
+        raise RuleErrors(found.errors)
     return data
 
 
-def _script_path(script: str, rule_file: str, line: int, name: str) -> str:
+def _scope(scope: str, source: str, line: int, name: str | None, data: dict[str, Any]) -> None:
+    if scope not in keys.SCOPES:
+        raise RuleError(f"`scope` must be one of {_expected(keys.SCOPES)}, not {scope!r}", line, name)
+    # A plugin's file may also say repo; the system's plugins load as enforced, and say plugin.
+    allowed = {source} | ({REPO} if source in (PLUGIN, ENFORCED) else set()) | (
+        {PLUGIN} if source == ENFORCED else set())
+    if scope not in allowed:
+        raise RuleError(f"`scope = \"{scope}\"` does not match where the file lives ({source}): "
+                        f"remove the key or move the file", line, name)
+    data["scope"] = scope
+
+
+def _requires(requires: Any, line: int, name: str | None, data: dict[str, Any]) -> None:
+    if not isinstance(requires, dict) or not requires:
+        raise RuleError("`requires` must be a table such as { files = [\"pitchfork.toml\"] } or "
+                        "{ claims = true }", line, name)
+    found = _Found()
+    for key in requires:
+        if key not in ("files", "claims"):
+            found.add(RuleError(unknown_key(key, ("files", "claims"), " in `requires`"), line, name))
+    data["requires"] = {}
+    if "files" in requires:
+        files = requires["files"]
+        if not (isinstance(files, list) and files and all(isinstance(f, str) and f for f in files)):
+            found.add(RuleError("`requires.files` must be a non-empty list of file names", line, name))
+        else:
+            data["requires"]["files"] = list(files)
+    if "claims" in requires:
+        if requires["claims"] is not True:
+            found.add(RuleError("`requires.claims` can only be true", line, name))
+        else:
+            data["requires"]["claims"] = True
+    if found.errors:
+        raise RuleErrors(found.errors)
+
+
+def _script_path(script: str, rule_file: str, line: int, name: str | None) -> str:
     base = os.path.dirname(os.path.abspath(rule_file))
     if os.path.isabs(script) or script.startswith("~"):
         raise RuleError(f"`script` must be a path beside the rule file or below it, not {script!r}", line, name)
@@ -254,7 +399,7 @@ def _script_path(script: str, rule_file: str, line: int, name: str) -> str:
     return full
 
 
-def _strings(value: Any, key: str, line: int, name: str, allow_empty: bool = False) -> list[str]:
+def _strings(value: Any, key: str, line: int, name: str | None, allow_empty: bool = False) -> list[str]:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
         raise RuleError(f"`{key}` must be a string or a list of strings", line, name)
@@ -265,117 +410,166 @@ def _strings(value: Any, key: str, line: int, name: str, allow_empty: bool = Fal
     return list(items)
 
 
-def validate_matcher(table: dict[str, Any], line: Any, name: str, nested: bool = False) -> dict[str, Any]:
+def _flags(table: dict[str, Any], key: str, line: int, name: str | None) -> list[str]:
+    flags = _strings(table[key], key, line, name, allow_empty=(key == "exact_flags"))
+    for flag in flags:
+        if not _FLAG_RE.fullmatch(flag):
+            if re.fullmatch(r"-[A-Za-z0-9]{2,}", flag):
+                raise RuleError(f"`{key}` holds the cluster {flag!r}: write each option on its own, "
+                                f"such as {', '.join(repr('-' + c) for c in flag[1:])}", line, name)
+            if "=" in flag:
+                raise RuleError(f"`{key}` holds {flag!r}: write the option without its value", line, name)
+            raise RuleError(f"`{key}` holds {flag!r}: write each option as -x or --long", line, name)
+    return flags
+
+
+def _count(table: dict[str, Any], key: str, line: int, name: str | None) -> int:
+    value = table[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RuleError(f"`{key}` must be a whole number, 0 or more", line, name)
+    return value
+
+
+def _patterns(table: dict[str, Any], line: int, name: str | None) -> list[str]:
+    patterns = _strings(table["text"], "text", line, name)
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise RuleError(f"`text` pattern {pattern!r} is not a valid regular expression: {error}",
+                            line, name) from None
+    return patterns
+
+
+def _codes(value: Any, line: int, name: str | None) -> list[int]:
+    codes = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    if not isinstance(codes, list) or not codes or not all(
+            isinstance(c, int) and not isinstance(c, bool) for c in codes):
+        raise RuleError("`exit_code` must be a number or a list of numbers", line, name)
+    return codes
+
+
+def validate_matcher(table: dict[str, Any], line: Any, name: str | None, nested: bool = False) -> dict[str, Any]:
+    """The matcher's data, or RuleErrors with every problem found in it."""
+    found = _Found()
     allowed = keys.WITH_KEYS if nested else keys.MATCH_KEYS
     for key in table:
         if key not in allowed:
             if key in keys.MATCH_UNSUPPORTED:
-                raise RuleError(f"`{key}` is a matcher key this version of jouet does not support yet",
-                                line(key), name)
-            if nested and key in keys.MATCH_KEYS:
-                raise RuleError(f"`{key}` cannot go inside `with`/`unless_with`: they take command keys only",
-                                line(key), name)
-            raise RuleError(f"unknown field `{key}`, expected one of {_expected(allowed)}", line(key), name)
+                found.add(RuleError(f"`{key}` is a matcher key this version of jouet does not support yet",
+                                    line(key), name))
+            elif nested and key in keys.MATCH_KEYS:
+                found.add(RuleError(f"`{key}` cannot go inside `with`/`unless_with`: they take command keys only",
+                                    line(key), name))
+            elif key in _RULE_ONLY:
+                found.add(RuleError(f"`{key}` belongs to the rule, not its matcher: put it above [rule.match]",
+                                    line(key), name))
+            else:
+                where = " in `with`" if nested else " in the matcher"
+                found.add(RuleError(unknown_key(key, allowed, where), line(key), name))
     out: dict[str, Any] = {}
     for key in ("command", "via", "args", "unless_args", "stdout_to", "tool", "paths", "unless_paths",
                 "unless_input", "env"):
         if key in table:
-            out[key] = _strings(table[key], key, line(key), name)
+            value = found.check(_strings, table[key], key, line(key), name)
+            if value is not None:
+                out[key] = value
     if "command" in out:
-        for pattern in out["command"]:
-            if not pattern.split():
-                raise RuleError("`command` holds a blank pattern", line("command"), name)
-            out["command"] = [" ".join(p.split()) for p in out["command"]]
+        if any(not pattern.split() for pattern in out["command"]):
+            found.add(RuleError("`command` holds a blank pattern", line("command"), name))
+        out["command"] = [" ".join(p.split()) for p in out["command"]]
     for key in ("flags", "unless_flags", "exact_flags", "value_flags"):
         if key in table:
-            flags = _strings(table[key], key, line(key), name, allow_empty=(key == "exact_flags"))
-            for flag in flags:
-                if not _FLAG_RE.fullmatch(flag):
-                    if re.fullmatch(r"-[A-Za-z0-9]{2,}", flag):
-                        raise RuleError(f"`{key}` holds the cluster {flag!r}: write each option on its own, "
-                                        f"such as {', '.join(repr('-' + c) for c in flag[1:])}", line(key), name)
-                    if "=" in flag:
-                        raise RuleError(f"`{key}` holds {flag!r}: write the option without its value",
-                                        line(key), name)
-                    raise RuleError(f"`{key}` holds {flag!r}: write each option as -x or --long", line(key), name)
-            out[key] = flags
-    if "max_args" in table:
-        value = table["max_args"]
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RuleError("`max_args` must be a whole number, 0 or more", line("max_args"), name)
-        out["max_args"] = value
-    if "min_tracked_files" in table:
-        value = table["min_tracked_files"]
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RuleError("`min_tracked_files` must be a whole number, 0 or more",
-                            line("min_tracked_files"), name)
-        out["min_tracked_files"] = value
+            value = found.check(_flags, table, key, line(key), name)
+            if value is not None:
+                out[key] = value
+    for key in ("max_args", "min_tracked_files"):
+        if key in table:
+            value = found.check(_count, table, key, line(key), name)
+            if value is not None:
+                out[key] = value
     for key in ("background", "prints"):
         if key in table:
             if not isinstance(table[key], bool):
-                raise RuleError(f"`{key}` must be true or false", line(key), name)
-            out[key] = table[key]
+                found.add(RuleError(f"`{key}` must be true or false", line(key), name))
+            else:
+                out[key] = table[key]
     if "text" in table:
-        patterns = _strings(table["text"], "text", line("text"), name)
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as error:
-                raise RuleError(f"`text` pattern {pattern!r} is not a valid regular expression: {error}",
-                                line("text"), name) from None
-        out["text"] = patterns
+        value = found.check(_patterns, table, line("text"), name)
+        if value is not None:
+            out["text"] = value
     if "exit_code" in table:
-        value = table["exit_code"]
-        codes = [value] if isinstance(value, int) and not isinstance(value, bool) else value
-        if not isinstance(codes, list) or not codes or not all(
-                isinstance(c, int) and not isinstance(c, bool) for c in codes):
-            raise RuleError("`exit_code` must be a number or a list of numbers", line("exit_code"), name)
-        out["exit_code"] = codes
+        value = found.check(_codes, table["exit_code"], line("exit_code"), name)
+        if value is not None:
+            out["exit_code"] = value
     if "input" in table:
         value = table["input"]
         if not isinstance(value, dict) or not value:
-            raise RuleError("`input` must be a table of fields and values, such as { output_mode = \"content\" }",
-                            line("input"), name)
-        out["input"] = value
+            found.add(RuleError("`input` must be a table of fields and values, such as "
+                                "{ output_mode = \"content\" }", line("input"), name))
+        else:
+            out["input"] = value
     for key in ("with", "unless_with"):
         if key in table:
             sub = table[key]
             if not isinstance(sub, dict):
-                raise RuleError(f"`{key}` must be a table of command keys, such as {{ command = \"head\" }}",
-                                line(key), name)
-            out[key] = validate_matcher(sub, line, name, nested=True)
-    if "command" not in out:
+                found.add(RuleError(f"`{key}` must be a table of command keys, such as {{ command = \"head\" }}",
+                                    line(key), name))
+            else:
+                value = found.check(validate_matcher, sub, line, name, True)
+                if value is not None:
+                    out[key] = value
+    meant = {close_key(k, allowed) for k in table if k not in allowed}
+    if "command" not in table and "command" not in meant:
         if nested:
-            raise RuleError("`with`/`unless_with` needs `command`: say which other command to look for",
-                            line("with"), name)
-        needing = [k for k in table if k in keys.MATCH_COMMAND_KEYS and k not in keys.STANDALONE_KEYS]
-        if needing:
-            raise RuleError(f"`{needing[0]}` is about a command and needs `command` in the same matcher",
-                            line(needing[0]), name)
-        if not any(k in out for k in ("tool", "paths")):
-            raise RuleError("this matcher would match every call: give it `command`, `tool` or `paths`",
-                            line("match"), name)
+            found.add(RuleError("`with`/`unless_with` needs `command`: say which other command to look for",
+                                line("with"), name))
+        else:
+            needing = [k for k in table if k in keys.MATCH_COMMAND_KEYS and k not in keys.STANDALONE_KEYS]
+            if needing:
+                found.add(RuleError(f"`{needing[0]}` is about a command and needs `command` in the same matcher",
+                                    line(needing[0]), name))
+            elif not any(k in table for k in ("tool", "paths")):
+                found.add(RuleError("this matcher would match every call: give it `command`, `tool` or `paths`",
+                                    line("match"), name))
+    if found.errors:
+        raise RuleErrors(found.errors)
     return out
 
 
-def validate_examples(examples: Any, line: Any, name: str) -> dict[str, list[Any]]:
+def validate_examples(examples: Any, line: Any, name: str | None) -> dict[str, list[Any]]:
+    """The examples, or RuleErrors with every problem found in them."""
     if examples is None:
         return {"fires": [], "quiet": []}
     if not isinstance(examples, dict):
         raise RuleError("`examples` must be a table with `fires` and `quiet` lists", line("examples"), name)
+    found = _Found()
     for key in examples:
         if key not in ("fires", "quiet"):
-            raise RuleError(f"unknown field `{key}` in examples, expected one of `fires`, `quiet`", line(key), name)
+            found.add(RuleError(unknown_key(key, ("fires", "quiet"), " in examples"), line(key), name))
     out: dict[str, list[Any]] = {}
     for kind in ("fires", "quiet"):
         items = examples.get(kind, [])
         if not isinstance(items, list):
-            raise RuleError(f"`{kind}` must be a list of commands or example tables", line(kind), name)
-        out[kind] = [_example(item, kind, line, name) for item in items]
+            found.add(RuleError(f"`{kind}` must be a list of commands or example tables", line(kind), name))
+            continue
+        out[kind] = [found.check(_example, item, kind, line, name) for item in items]
+    if found.errors:
+        raise RuleErrors(found.errors)
     return out
 
 
-def _example(item: Any, kind: str, line: Any, name: str) -> Any:
+_EXAMPLE_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "command": (str, "a string"), "tool": (str, "a string"), "path": (str, "a string"),
+    "harness": (str, "a string"), "exit_code": (int, "a number"), "action": (str, "a string"),
+    "rewrite": (bool, "true or false"), "rewritten": (str, "a string"), "kind": (str, "a string"),
+    "scope": (str, "a string"), "input": (dict, "a table"), "session": (str, "a string"),
+    "git": (dict, "a table"), "claims": (list, "a list of tables"), "stack": (dict, "a table"),
+    "secrets": (list, "a list of tables"), "files": (dict, "a table"), "tracked_files": (int, "a number"),
+}
+
+
+def _example(item: Any, kind: str, line: Any, name: str | None) -> Any:
     if isinstance(item, str):
         if not item.strip():
             raise RuleError(f"`{kind}` holds an empty command", line(kind), name)
@@ -383,36 +577,36 @@ def _example(item: Any, kind: str, line: Any, name: str) -> Any:
     if not isinstance(item, dict):
         raise RuleError(f"each `{kind}` example is a command or a table such as {{ command = \"...\" }}",
                         line(kind), name)
+    found = _Found()
     for key in item:
         if key not in keys.EXAMPLE_KEYS:
             if key in keys.EXAMPLE_UNSUPPORTED:
-                raise RuleError(f"example key `{key}` is not supported by this version of jouet", line(key), name)
-            raise RuleError(f"unknown example field `{key}`, expected one of {_expected(keys.EXAMPLE_KEYS)}",
-                            line(key), name)
-    checks: dict[str, tuple[type | tuple[type, ...], str]] = {
-        "command": (str, "a string"), "tool": (str, "a string"), "path": (str, "a string"),
-        "harness": (str, "a string"), "exit_code": (int, "a number"), "action": (str, "a string"),
-        "rewrite": (bool, "true or false"), "rewritten": (str, "a string"), "kind": (str, "a string"),
-        "scope": (str, "a string"), "input": (dict, "a table"), "session": (str, "a string"),
-        "git": (dict, "a table"), "claims": (list, "a list of tables"), "stack": (dict, "a table"),
-        "secrets": (list, "a list of tables"), "files": (dict, "a table"), "tracked_files": (int, "a number"),
-    }
+                found.add(RuleError(f"example key `{key}` is not supported by this version of jouet", line(key),
+                                    name))
+            else:
+                guess = close_key(key, keys.EXAMPLE_KEYS)
+                message = (f"unknown example field `{key}`: did you mean `{guess}`?" if guess else
+                           f"unknown example field `{key}`, expected one of {_expected(keys.EXAMPLE_KEYS)}")
+                found.add(RuleError(message, line(key), name))
     for key, value in item.items():
-        expected, said = checks[key]
+        if key not in _EXAMPLE_TYPES:
+            continue
+        expected, said = _EXAMPLE_TYPES[key]
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise RuleError(f"example field `{key}` must be {said}", line(key), name)
-    if "action" in item and item["action"] not in keys.ACTIONS:
-        raise RuleError(f"example `action` must be one of {_expected(keys.ACTIONS)}", line("action"), name)
-    if "kind" in item and item["kind"] not in keys.KINDS:
-        raise RuleError(f"example `kind` must be one of {_expected(keys.KINDS)}", line("kind"), name)
+            found.add(RuleError(f"example field `{key}` must be {said}", line(key), name))
+    if isinstance(item.get("action"), str) and item["action"] not in keys.ACTIONS:
+        found.add(RuleError(f"example `action` must be one of {_expected(keys.ACTIONS)}", line("action"), name))
+    if isinstance(item.get("kind"), str) and item["kind"] not in keys.KINDS:
+        found.add(RuleError(f"example `kind` must be one of {_expected(keys.KINDS)}", line("kind"), name))
     if kind == "quiet" and any(k in item for k in ("action", "rewritten", "kind", "scope")):
-        raise RuleError("a quiet example cannot say what the rule does: `action`, `rewritten`, `kind` and "
-                        "`scope` belong to fires examples", line(kind), name)
+        found.add(RuleError("a quiet example cannot say what the rule does: `action`, `rewritten`, `kind` and "
+                            "`scope` belong to fires examples", line(kind), name))
     if "command" not in item and "tool" not in item:
-        raise RuleError("an example table needs `command` (for a shell call) or `tool`", line(kind), name)
+        found.add(RuleError("an example table needs `command` (for a shell call) or `tool`", line(kind), name))
     for key in ("claims", "secrets"):
-        for entry in item.get(key, []):
-            if not isinstance(entry, dict):
-                raise RuleError(f"example field `{key}` must be a list of tables", line(key), name)
+        entries = item.get(key, [])
+        if isinstance(entries, list) and not all(isinstance(entry, dict) for entry in entries):
+            found.add(RuleError(f"example field `{key}` must be a list of tables", line(key), name))
+    if found.errors:
+        raise RuleErrors(found.errors)
     return item
-

@@ -138,9 +138,13 @@ class ClaudeAdapter(Adapter):
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         stderr = "".join(line + "\n" for line in failed_rules(outcome.decisions) + outcome.notices)
         if request.kind == SESSION_START:
-            if not outcome.primer:
+            out: dict[str, Any] = {}
+            if outcome.primer:
+                out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": outcome.primer}
+            if outcome.notices:  # Claude Code shows systemMessage to the person: broken rules, say
+                out["systemMessage"] = "\n".join(outcome.notices)
+            if not out:
                 return Reply(stderr=stderr)
-            out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": outcome.primer}}
             return Reply(json.dumps(out) + "\n", stderr)
         [call], [decision] = request.calls, outcome.decisions
         name = EVENTS[request.event]

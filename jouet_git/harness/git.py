@@ -18,8 +18,10 @@ runner's, through harness/serve.py.
 from __future__ import annotations
 
 import os
+import sys
 
 from jouet_git.harness.base import CALLS, NOTICE, Adapter, BadInput, Outcome, Reply, Request, failed_rules
+from jouet_git.term import paint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,10 +77,12 @@ class GitAdapter(Adapter):
         for call, decision in zip(request.calls, outcome.decisions, strict=True):
             for name in decision.allowed:
                 lines.append(f"jouet: JOUET_ALLOW let `{call.command}` through rule {name}; recorded")
-            lines.extend(f"jouet: warning: {warning.text()}" for warning in decision.warnings)
+            lines.extend(paint(f"jouet: warning: {warning.text()}", "warn", sys.stderr)
+                         for warning in decision.warnings)
             if decision.deny is not None:
                 deny = decision.deny
-                lines.append(f"jouet: {deny.text()}")
+                # Bold red on a terminal: a denial must stand out among git's own lines.
+                lines.append(paint(f"jouet: {deny.text()}", "deny", sys.stderr))
                 if not deny.source_label.startswith("enforced"):
                     lines.append(f"jouet: if you are a person and disagree, let this one through with "
                                  f"JOUET_ALLOW={deny.rule} (it is recorded)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jouet_git.engine import problems
 from jouet_git.engine.model import DENY, REPO
 from jouet_git.engine.ruleset import RuleSet
 
@@ -24,4 +25,8 @@ def primer(ruleset: RuleSet) -> str:
     changed = [s for s in ruleset.sources if s["kind"] == REPO and not s["runs"] and s["detail"]]
     for source in changed:
         text.append(f"This repository's jouet rules do not run: {source['detail']}.")
+    broken = [item["rule"] for item in problems.broken(ruleset)]
+    if broken:
+        text.append(f"These jouet rules are broken and do not run: {', '.join(broken)} (`jouet rule list` says "
+                    "why); tell the person, whose rules they are.")
     return "\n".join(text)

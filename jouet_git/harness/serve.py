@@ -52,15 +52,23 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         if request.notice:
             outcome.notices.append(request.notice)
         return outcome
+    from jouet_git.engine import problems
+
     runner = Runner(allow=allow_from(environ) if adapter.honours_allow else frozenset())
     if request.kind == CALLS:
         for call in request.calls:
             outcome.decisions.append(runner.decide_and_record(call))
+        # Rules that do not run (a broken file, a plugin whose copy changed) are said wherever a
+        # decision is made, so nobody believes a rule guards them when it does not.
+        if request.calls:
+            outcome.notices.extend(problems.notices(runner.ruleset(request.calls[0].cwd)))
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 
         adapter.started(request, environ)
-        outcome.primer = primer(runner.ruleset(request.cwd))
+        ruleset = runner.ruleset(request.cwd)
+        outcome.primer = primer(ruleset)
+        outcome.notices.extend(problems.notices(ruleset))
     elif request.kind == STOP:
         outcome.stop = None  # the stop check has no rules yet: the agent may stop
     return outcome

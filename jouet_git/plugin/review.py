@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jouet_git import term
 from jouet_git.engine.build import _settle
 from jouet_git.engine.load import load_file
 from jouet_git.engine.model import PLUGIN, Rule
@@ -59,7 +60,8 @@ class PluginReview:
             if self.manifest.settings:
                 shown = ", ".join(f"{k} = {v!r}" for k, v in self.manifest.settings.items())
                 lines.append(f"Settings (defaults): {shown}")
-        lines.append(f"Content: {len(self.content.files)} file(s), sha256 {self.content.digest}")
+        files = term.count(len(self.content.files), "file")
+        lines.append(f"Content: {files}, sha256 {self.content.digest}")
         if self.refusal:
             lines.append(f"Refused: {self.refusal}")
         lines.append(f"Rules ({len(self.views)}):")

@@ -27,20 +27,24 @@ if TYPE_CHECKING:
     from jouet_git.gitleaks.diff import FileChange
 
 SCOPES = ("staged", "tracked", "outgoing")
-DEFAULT_BUDGET = 5.0  # seconds; scans run only on commits and pushes
+DEFAULT_BUDGET = 5.0  # seconds (times JOUET_BUDGET_SCALE); scans run only on commits and pushes
 MAX_DIFF_BYTES = 1 << 20
 ZERO_OID = frozenset({"0" * 40, "0" * 64})
 
 
 class ScanInfo:
-    """What the last scan did, for tests, the bench and `jouet secrets scan --verbose`."""
+    """What the last scan did, for tests, the bench and the summary `jouet secrets scan` prints."""
 
-    __slots__ = ("files", "gitleaks_ran", "precheck")
+    __slots__ = ("bytes", "commits", "files", "gitleaks", "gitleaks_ran", "precheck", "too_large")
 
     def __init__(self) -> None:
         self.files = 0
+        self.commits = 0  # outgoing scans: the commits read
+        self.bytes = 0  # the diff read, in bytes
         self.gitleaks_ran = False
+        self.gitleaks = ""  # the binary that ran (or would have)
         self.precheck = ""
+        self.too_large = False  # stopped at the size limit
 
 
 LAST = ScanInfo()
@@ -79,7 +83,7 @@ def scan(
     paths: list[str] | None = None,
     deadline: float | None = None,
     range: str | Sequence[tuple[str, str]] | None = None,
-    budget: float = DEFAULT_BUDGET,
+    budget: float | None = None,
     max_bytes: int = MAX_DIFF_BYTES,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[dict[str, Any]] | None, str | None]:
@@ -90,6 +94,10 @@ def scan(
     LAST = ScanInfo()
     if scope not in SCOPES:
         return None, f"unknown scope {scope!r}: use staged, tracked or outgoing"
+    if budget is None:
+        from jouet_git import budgets
+
+        budget = budgets.secrets()  # 5 s, times JOUET_BUDGET_SCALE
     end = time.monotonic() + budget
     if deadline is not None:
         end = min(end, deadline)
@@ -98,26 +106,33 @@ def scan(
     from jouet_git.gitleaks import binary as gl_binary
     from jouet_git.gitleaks import config, diff, precheck, scanner
 
-    gitleaks = gl_binary.find_gitleaks()
-    if gitleaks is None:
-        return None, gl_binary.missing_reason()
+    choice = gl_binary.which()
+    if choice is None or choice.problem:
+        return None, choice.problem if choice is not None else gl_binary.INSTALL_HINT
+    gitleaks = choice.path
+    LAST.gitleaks = gitleaks
     try:
         revisions = _revisions(range) if scope == "outgoing" else []
     except ValueError as error:
         return None, str(error)
+    if progress is not None:
+        progress("reading the commits" if scope == "outgoing" else f"reading the {scope} changes")
+    size = diff.Budget(max_bytes)
     try:
         repo = diff.open_repo(cwd, end)
-        size = diff.Budget(max_bytes)
         changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size)
     except diff.NotARepo as error:
         return None, f"not a git work tree: {error}"
     except diff.TooLarge as error:
+        LAST.too_large = True
         return None, f"{error}, the limit for a secret scan: run `gitleaks git` by hand"
     except gitrun.Timeout:
         return None, f"the secret scan ran out of its {budget:g} s budget while reading the diff"
     except (RuntimeError, OSError) as error:
         return None, str(error)
     LAST.files = len(changes)
+    LAST.bytes = size.limit - size.left
+    LAST.commits = len({c.commit for c in changes if c.commit})
     if not changes:
         LAST.precheck = "nothing to scan"
         return [], None
@@ -127,12 +142,14 @@ def scan(
     if summary is None:
         LAST.precheck = f"cannot pre-check ({why}): running gitleaks"
     else:
+        if progress is not None:
+            progress(f"looking for gitleaks keywords in {_files(len(changes))}")
         needed, LAST.precheck = precheck.must_scan(summary, _fragments(changes, scope))
         if not needed:
             return [], None
 
     if progress is not None:
-        progress(f"scanning {len(changes)} changed file(s) with gitleaks")
+        progress(f"scanning {_files(len(changes))} with gitleaks")
     LAST.gitleaks_ran = True
     try:
         if scope == "outgoing":
@@ -146,6 +163,10 @@ def scan(
     except OSError as error:
         return None, f"cannot run gitleaks ({gitleaks}): {error.strerror}"
     return found, None
+
+
+def _files(count: int) -> str:
+    return f"{count} changed file" if count == 1 else f"{count} changed files"
 
 
 def _changes(diff: Any, repo: Any, cwd: str, scope: str, paths: list[str] | None, revisions: list[str],

@@ -219,16 +219,22 @@ def _sync_when_ready(
     results[machine.machine] = machine.jouet("sync", "--json")
 
 
-def test_expired_machines_are_tidied_away(machines: tuple[Machine, Machine], remote: Path) -> None:
-    a, b = machines
-    assert a.jouet("src/", "--for", "1s", session="alice").returncode == 0
-    assert a.jouet("sync").returncode == 0
-    assert set(remote_tree(remote)) == {"mA.json"}
+def test_expired_machines_are_tidied_away(machines: tuple[Machine, Machine], remote: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    time.sleep(2.1)
+    from jouet_git.claims import actions, sync
+
+    a, b = machines
+    assert a.jouet("src/", "--for", "30m", session="alice").returncode == 0
+    assert a.jouet("sync").returncode == 0
+    assert set(remote_tree(remote)) == {"mA.json"}
     assert b.jouet("docs/", session="bob").returncode == 0
-    assert b.jouet("sync").returncode == 0
+    # An hour later (the test sets the sync's clock, no waiting): alice's claim has expired, and
+    # B's sync publishes its own file and tidies A's away.
+    for name, value in b.env().items():
+        monkeypatch.setenv(name, value)
+    sync.sync(actions.open_repo(str(b.root)), now=time.time() + 3600)
     assert set(remote_tree(remote)) == {"mB.json"}
 
 

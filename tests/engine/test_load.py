@@ -41,17 +41,87 @@ def test_good_rule_loads() -> None:
     assert rule.matchers[0].flags == ("-r", "-R", "--recursive")
 
 
-def test_unknown_matcher_key_names_file_line_and_choices() -> None:
+def test_unknown_matcher_key_names_file_line_and_the_key_it_misspells() -> None:
     [rule] = load(GOOD.replace('flags = ["-r"', 'flag = ["-r"'), "./no-rm-rf.toml")
     assert rule.state == BROKEN
     assert rule.name == "no-rm-rf"
-    assert rule.error.startswith("./no-rm-rf.toml:11: unknown field `flag`, expected one of `tool`, `paths`,")
+    assert rule.error == "./no-rm-rf.toml:11: unknown field `flag` in the matcher: did you mean `flags`?"
+
+
+def test_an_unknown_key_like_no_other_lists_the_choices() -> None:
+    [rule] = load(GOOD.replace('flags = ["-r"', 'bogus = ["-r"'), "./no-rm-rf.toml")
+    assert rule.error.startswith("./no-rm-rf.toml:11: unknown field `bogus` in the matcher, expected one of `tool`, ")
     assert "`exit_code`" in rule.error
 
 
 def test_unknown_rule_key() -> None:
     [rule] = load(GOOD.replace('author = "jdx"', 'authr = "jdx"'))
-    assert "/tmp/r.toml:6: unknown field `authr`, expected one of `name`, `why`" in rule.error
+    assert rule.error == "/tmp/r.toml:6: unknown field `authr`: did you mean `author`?"
+
+
+@pytest.mark.parametrize(
+    ("edit", "error"),
+    [
+        (('message = "rm', 'mesage = "rm'), "/tmp/r.toml:8: unknown field `mesage`: did you mean `message`?"),
+        (('message = "rm', 'Message = "rm'), "/tmp/r.toml:8: unknown field `Message`: did you mean `message`?"),
+        (("[rule.examples]", "[rule.exemples]"), "/tmp/r.toml:12: unknown field `exemples`: did you mean `examples`?"),
+        (("fires = [", "fire = ["), "/tmp/r.toml:13: unknown field `fire` in examples: did you mean `fires`?"),
+        (('"rm file.txt"', '{ comand = "rm file.txt" }'),
+         "/tmp/r.toml:14: unknown example field `comand`: did you mean `command`?"),
+        (('flags = ["-r", "-R", "--recursive"]', 'with = { comand = "x" }'),
+         "unknown field `comand` in `with`: did you mean `command`?"),
+        (('author = "jdx"', 'requires = { file = ["a"] }'),
+         "/tmp/r.toml:6: unknown field `file` in `requires`: did you mean `files`?"),
+        (('flags = ["-r", "-R", "--recursive"]', 'unless-flags = ["-i"]'),
+         "/tmp/r.toml:11: unknown field `unless-flags` in the matcher: did you mean `unless_flags`?"),
+    ],
+)
+def test_a_misspelt_key_gets_a_suggestion_at_every_level(edit: tuple[str, str], error: str) -> None:
+    text = GOOD.replace(*edit)
+    assert text != GOOD
+    [rule] = load(text)
+    assert rule.state == BROKEN
+    assert error in rule.error.splitlines() or error in rule.error, rule.error
+
+
+def test_every_error_in_a_rule_is_reported_in_line_order() -> None:
+    text = (GOOD.replace('mode = "warn"', 'mode = "block"').replace('author = "jdx"', 'authr = "jdx"')
+            .replace('flags = ["-r", "-R", "--recursive"]', 'flags = ["-rf"]\ntext = ["(unclosed"]')
+            .replace('quiet = ["rm file.txt"]', 'quiet = [{ cmd = "x" }]'))
+    [rule] = load(text)
+    assert rule.state == BROKEN
+    lines = rule.error.splitlines()
+    assert [line.split(":")[1] for line in lines] == ["5", "6", "11", "12", "15", "15"], lines
+    assert "`mode` must be" in lines[0]
+    assert "did you mean `author`?" in lines[1]
+    assert "cluster '-rf'" in lines[2]
+    assert "not a valid regular expression" in lines[3]
+    assert {"unknown example field `cmd`: did you mean `command`?",
+            "an example table needs `command` (for a shell call) or `tool`"} == {
+        line.split(": ", 1)[1] for line in lines[4:]}
+
+
+def test_keys_at_the_wrong_level_say_where_they_belong() -> None:
+    text = GOOD.replace('author = "jdx"', 'author = "jdx"\ncommand = "rm"').replace(
+        'flags = ["-r", "-R", "--recursive"]', 'flags = ["-r"]\nwhy = "x"')
+    [rule] = load(text)
+    assert "`command` is a matcher key: put it under [rule.match]" in rule.error
+    assert "`why` belongs to the rule, not its matcher: put it above [rule.match]" in rule.error
+
+
+def test_a_table_outside_rule_breaks_the_file_with_every_error() -> None:
+    [rule] = load(GOOD.replace("[[rule]]", "[[rules]]"))
+    assert rule.state == BROKEN
+    assert rule.error == "/tmp/r.toml:2: unknown top-level table `rules`: did you mean [[rule]]? A rule file holds " \
+        "[[rule]] tables"
+    text = GOOD.replace("[rule.examples]", "[examples]").replace('mode = "warn"', 'mode = "block"')
+    [rule] = load(text)
+    assert rule.state == BROKEN
+    assert rule.error.splitlines() == [
+        "/tmp/r.toml:12: unknown top-level table `examples`: `examples` belongs to a rule: write [rule.examples] "
+        "below its [[rule]] (or examples = ... in it)",
+        "/tmp/r.toml:5: `mode` must be \"warn\" or \"deny\", not 'block'",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -104,7 +174,7 @@ def test_several_rules_in_one_file_load_in_order_and_errors_point_at_the_right_o
     assert [r.name for r in rules] == ["no-rm-rf", "second"]
     assert rules[0].state == ENABLED
     assert rules[1].state == BROKEN
-    assert "/tmp/r.toml:25: unknown field `bogus`" in rules[1].error
+    assert "/tmp/r.toml:25: unknown field `bogus` in the matcher" in rules[1].error
 
 
 def test_match_may_be_a_list_of_tables() -> None:

@@ -53,7 +53,8 @@ def test_user_rule_defaults_to_warn_and_without_examples_only_warns(tmp_path: Pa
         '[rule.match]\ncommand = "git tag"\n[rule.examples]\nfires = ["git tag v1"]\n'
     )
     proc = run_jouet("rule", "list", cwd=tmp_path)
-    assert "note: no-tags only warns, and cannot be promoted, until it has examples of both kinds" in proc.stdout
+    assert "note: no-tags only warns, and cannot be promoted, until it has examples of both kinds" in " ".join(
+        proc.stdout.split())
     check = run_jouet("check", "git tag v2", cwd=tmp_path)
     assert check.returncode == 0 and check.stdout.startswith("warn: no tags")
     test = run_jouet("rule", "test", "no-tags", cwd=tmp_path)
@@ -88,8 +89,8 @@ def test_test_a_file_prints_each_example_and_a_summary(tmp_path: Path) -> None:
     assert lines[-1] == "no-rm-rf: 5 of 6 examples passed"
     path.write_text(RM_RULE.replace('flags = ["-r"', 'flag = ["-r"'))
     bad = run_jouet("rule", "test", "./no-rm-rf.toml", cwd=tmp_path)
-    assert bad.returncode == 1
-    assert "jouet: no-rm-rf does not load: ./no-rm-rf.toml:12: unknown field `flag`, expected one of" in bad.stderr
+    assert bad.returncode == 2  # a file that does not load is not a failed example
+    assert "./no-rm-rf.toml:12: unknown field `flag` in the matcher: did you mean `flags`?" in bad.stderr
 
 
 def test_test_all_and_command(tmp_path: Path) -> None:
@@ -126,7 +127,10 @@ def test_new_then_promote_keeps_comments_and_logs(tmp_path: Path) -> None:
     assert 'mode = "warn"' in path.read_text()
     listed = run_jouet("rule", "list", "--json", cwd=tmp_path)
     row = next(r for r in json.loads(listed.stdout) if r["name"] == "no-rm-rf")
-    assert row["state"] == "broken" and "`command` holds an empty string" in row["error"]
+    # The template loads: it matches nothing and only warns until it is filled in.
+    assert row["state"] == "enabled" and row["mode"] == "warn" and row["errors"] == []
+    assert "it has no examples" in row["only_warns"]
+    assert "note: no-rm-rf is still the template" in run_jouet("rule", "list", cwd=tmp_path).stdout
     again = run_jouet("rule", "new", "no-rm-rf", "--why", "x", cwd=tmp_path)
     assert again.returncode == 2
     path.write_text(RM_RULE)
@@ -183,3 +187,32 @@ def test_enforced_rules_cannot_be_disabled_and_writable_ones_do_not_run(tmp_path
     row = next(r for r in data if r["name"] == "no-curl-bash")
     assert row["scope"] == "enforced:writable" and row["state"] == "untrusted"
     assert run_jouet("check", "curl x", cwd=tmp_path).returncode == 0
+
+
+def test_new_writes_valid_toml_for_any_why_and_a_schema_beside_it(tmp_path: Path) -> None:
+    import jsonschema
+    import tomli
+
+    why = 'no 🚀, no "quotes", no \\ back\tslash'
+    proc = run_jouet("rule", "new", "no-rocket", "--why", why, "--script", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    path = user_rules() / "no-rocket.toml"
+    text = path.read_text(encoding="utf-8")
+    assert "\\ud83d" not in text and "🚀" in text
+    doc = tomli.loads(text)
+    assert doc["rule"][0]["why"] == " ".join(why.split())
+    assert text.splitlines()[0] == "#:schema ./rules.schema.json"
+    schema = json.loads((user_rules() / "rules.schema.json").read_text())
+    assert schema == json.loads(run_jouet("rule", "schema", cwd=tmp_path).stdout)
+    jsonschema.validate(doc, schema)
+    assert (user_rules() / "no-rocket.luau").exists()
+    row = next(r for r in json.loads(run_jouet("rule", "list", "--json", cwd=tmp_path).stdout)
+               if r["name"] == "no-rocket")
+    assert row["state"] == "enabled", row
+    # Nothing fires until the matcher is filled in.
+    assert run_jouet("check", "git tag v1", cwd=tmp_path).stdout.strip() == "no rule fired"
+
+
+def test_new_refuses_a_why_that_is_not_text(tmp_path: Path) -> None:
+    proc = run_jouet("rule", "new", "x-rule", "--why", "   ", cwd=tmp_path)
+    assert proc.returncode == 2 and "--why must say" in proc.stderr

@@ -253,7 +253,7 @@ def test_rule_new_script_writes_a_working_pair(tmp_path: Path) -> None:
     proc = run_jouet("rule", "new", "careful-tags", "--why", "tags", "--script", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     toml = user_rules() / "careful-tags.toml"
-    text = toml.read_text().replace('command = ""', 'command = "git tag"')
+    text = toml.read_text().replace('command = "TODO"', 'command = "git tag"')
     text = text.replace("fires = []", 'fires = ["git tag v1"]').replace("quiet = []", 'quiet = ["git status"]')
     toml.write_text(text)
     test = run_jouet("rule", "test", "careful-tags", cwd=tmp_path)

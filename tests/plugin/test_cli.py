@@ -103,6 +103,7 @@ def test_a_tampered_copy_is_a_mismatch_until_restored(tmp_path: Path) -> None:
 
     shutil.rmtree(copy_of("team"))
     text = run_jouet("rule", "list", cwd=tmp_path).stdout
+    text = " ".join(text.split())  # notes are wrapped to the width
     assert "problem: plugin team (pinned in" in text and "has no copy" in text
     assert denied(tmp_path, "git tag v2") is None
     run_jouet("plugin", "update", "team", "--yes", check=True)
@@ -233,3 +234,12 @@ def test_a_bad_pin_entry_is_reported_and_runs_nothing(tmp_path: Path) -> None:
     assert "plugins.team: `sha256` must be the 64 hex digits" in text
     listed = json.loads(run_jouet("plugin", "list", "--json").stdout)
     assert [r["state"] for r in listed] == ["problem"]
+
+
+def test_list_counts_rules_not_files(tmp_path: Path) -> None:
+    source = make_plugin(tmp_path / "team", "team", {"both.toml": TAGS + "\n" + CURL})
+    run_jouet("plugin", "add", "team", str(source), "--yes", cwd=tmp_path, check=True)
+    assert plugins(tmp_path)["team"]["rules"] == 2
+    table = run_jouet("plugin", "list", cwd=tmp_path).stdout.splitlines()
+    assert table[0].split()[:4] == ["NAME", "STATE", "SCOPE", "RULES"]
+    assert table[1].split()[:4] == ["team", "ok", "user", "2"]

@@ -55,7 +55,8 @@ def test_clean_exits_0(repo: Path) -> None:
     (repo / "app.py").write_text("x = 1\n")
     git(repo, "add", "app.py")
     proc = run_jouet("secrets", "scan", cwd=repo)
-    assert (proc.returncode, proc.stdout) == (0, "No secrets found in the staged changes.\n")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("No secrets found in the staged changes.\nScanned 1 file, ")
 
 
 def test_paths_and_ignore_file(repo: Path) -> None:
@@ -93,3 +94,79 @@ def test_help_teaches_with_examples() -> None:
     proc = run_jouet("secrets", "scan", "--help")
     assert proc.returncode == 0
     assert "jouet secrets scan --scope tracked" in proc.stdout
+
+
+def test_a_clean_scan_says_what_it_read_and_whether_gitleaks_ran(repo: Path) -> None:
+    (repo / "app.py").write_text("x = 1\n")
+    git(repo, "add", "app.py")
+    proc = run_jouet("secrets", "scan", cwd=repo)
+    assert proc.stdout.splitlines()[1].startswith("Scanned 1 file, ")
+    assert proc.stdout.splitlines()[1].endswith("of diff; gitleaks not needed: no added line holds a keyword of "
+                                                "any gitleaks rule.")
+    (repo / "conf.py").write_text("api_key = 'not-a-secret'\n")
+    git(repo, "add", "conf.py")
+    proc = run_jouet("secrets", "scan", "--json", cwd=repo)
+    data = json.loads(proc.stdout)
+    assert data["summary"]["gitleaks_ran"] is True and data["summary"]["files"] == 2
+    assert data["summary"]["bytes"] > 0 and data["summary"]["commits"] is None
+    assert data["gitleaks"]["path"] == data["summary"]["gitleaks"]
+
+
+def many_commits(repo: Path, count: int, lines: int) -> None:
+    for number in range(count):
+        (repo / f"data{number}.txt").write_text("".join(f"row {i} of file {number}\n" for i in range(lines)))
+        git(repo, "add", ".")
+        git(repo, "commit", "-q", "-m", f"data {number}")
+
+
+def test_a_range_over_the_limit_names_the_flag_that_raises_it(repo: Path) -> None:
+    many_commits(repo, 3, 400)
+    proc = run_jouet("secrets", "scan", "--range", "HEAD~3..HEAD", "--max-kib", "8", cwd=repo)
+    assert proc.returncode == 2
+    assert proc.stderr == ("jouet: cannot scan for secrets: the commits in HEAD~3..HEAD add more than 8 KiB of "
+                           "diff, the limit of a scan: raise it with --max-kib (such as --max-kib 32), or scan a "
+                           "shorter range\n")
+    proc = run_jouet("secrets", "scan", "--range", "HEAD~3..HEAD", "--max-kib", "64", cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "No secrets found in the commits in HEAD~3..HEAD.",
+        proc.stdout.splitlines()[1]]
+    assert proc.stdout.splitlines()[1].startswith("Scanned 3 commits, 3 files, ")
+    assert "outgoing" not in proc.stdout
+    outgoing = run_jouet("secrets", "scan", "--scope", "outgoing", "--max-kib", "8", cwd=repo)
+    assert "the outgoing commits add more than 8 KiB" in outgoing.stderr
+
+
+def test_a_progress_line_on_a_terminal_only(repo: Path) -> None:
+    import os
+    import pty
+    import subprocess
+
+    from testing import jouet_exe
+
+    many_commits(repo, 2, 50)
+    main, child = pty.openpty()
+    proc = subprocess.run([*jouet_exe(), "secrets", "scan", "--range", "HEAD~2..HEAD"], cwd=repo, stdin=child,
+                          stdout=subprocess.PIPE, stderr=child, timeout=120)
+    os.close(child)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main)
+    shown = b"".join(chunks).decode()
+    assert proc.returncode == 0
+    assert "jouet: reading the commits..." in shown
+    assert shown.endswith("\r\033[K")  # the line is cleared before the result is printed
+    piped = run_jouet("secrets", "scan", "--range", "HEAD~2..HEAD", cwd=repo)
+    assert piped.stderr == ""
+
+
+def test_max_kib_must_be_positive(repo: Path) -> None:
+    proc = run_jouet("secrets", "scan", "--max-kib", "0", cwd=repo)
+    assert proc.returncode == 2 and "--max-kib must be" in proc.stderr

@@ -577,12 +577,16 @@ def drop(r: Reader, cmd: Command) -> None:
 
 
 def find_exec(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:
-    from jouet_git.shell.runners import find_execs
+    from jouet_git.shell.runners import find_execs, find_roots
 
     for k, (words, filled, elsewhere) in enumerate(find_execs(cmd.argv)):
         kid = derive(r, cmd, words, (*key, k), filled)
         if kid is not None and elsewhere:
-            kid.chdir = False  # -execdir runs in each file's directory: where cannot be told
+            # -execdir runs in each file's directory, somewhere under the starting point: in its
+            # repository when there is one starting point, nowhere that can be told otherwise.
+            roots = find_roots(cmd.argv)
+            root = roots[0] if len(roots) == 1 and "$" not in roots[0] and "`" not in roots[0] else None
+            kid.chdir = root if root is not None else False
 
 
 def fd_exec(r: Reader, cmd: Command, key: tuple[int, ...]) -> None:

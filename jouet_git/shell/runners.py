@@ -16,6 +16,18 @@ _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 _REPLACEMENTS = ("{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}")
 
 
+def find_roots(argv: list[str]) -> list[str]:
+    """The starting points of a find command (`.` when none is given)."""
+    roots: list[str] = []
+    for word in argv[1:]:
+        if word in ("-H", "-L", "-P") or word.startswith("-O") or word.startswith("-D"):
+            continue
+        if word.startswith(("-", "(", "!")) or word in (",", ")"):
+            break
+        roots.append(word)
+    return roots or ["."]
+
+
 def find_execs(argv: list[str]) -> list[tuple[list[str], bool, bool]]:
     """The commands find's -exec, -execdir, -ok and -okdir actions run, each with whether find
     fills in some of its arguments (`{}`) and whether it runs in each file's directory (-execdir)."""

@@ -61,7 +61,7 @@ ON_DISK = [
     ("source scripts/clean.sh", "clean-untracked", UNTRACKED),
 ]
 FILES = {"scripts/reset.sh": "#!/bin/sh\ngit reset --hard\n",
-         "scripts/clean.sh": "cd \"$(git rev-parse --show-toplevel)\"\ngit clean -f\n",
+         "scripts/clean.sh": "set -eu\ngit clean -f\n",
          "scripts/status.sh": "git status --short\ngit log -1 --oneline\n"}
 
 

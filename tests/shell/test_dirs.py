@@ -36,7 +36,11 @@ CASES = [
     ("bash -c 'cd ../o && git reset --hard'; git status", [None, None, None, "../o"]),
     ("cd a && bash -c 'cd b; git x' && git y", [None, "a", "a", "a", "a/b"]),
     ("eval cd sub; git status", ["sub", "sub", None]),
-    ("find . -execdir sh -c 'cd x; git y' \\;", [None, False, False, False]),
+    ("find . -execdir sh -c 'cd x; git y' \\;", [None, None, None, "x"]),
+    ("find a b -execdir git y \\;", [None, False]),
+    ("find sub -execdir git y \\;", [None, "sub"]),
+    # A script's cd that cannot be followed: its later commands run where cannot be told.
+    ("cd sub && bash -c 'cd \"$D\" && git clean -f'", [None, "sub", "sub", False]),
     ("cd a && cd .. && x", [None, "a", None]),
     ("cd ../other && x", [None, "../other"]),
     ("cd a && cd ../b && x", [None, "a", "b"]),

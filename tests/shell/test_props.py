@@ -74,6 +74,8 @@ def test_span_text_reads_back_as_the_same_command(script: str) -> None:
         if cmd.span is None:
             continue
         source = data[cmd.span[0] - 1 : cmd.span[1]].decode("utf-8", "surrogatepass")
+        if "$" in source:
+            continue  # its expansions may take values from earlier in the script
         again = parse(source).commands
         assert again, (script, source)
         assert (again[0].words, again[0].env) == (cmd.words, cmd.env), (script, source)

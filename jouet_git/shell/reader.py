@@ -21,8 +21,11 @@ import re
 
 from jouet_git.call import Command
 from jouet_git.shell import follow
-from jouet_git.shell.follow import CD, CD_VIA, FOLLOW, PURE, is_interpreter
-from jouet_git.shell.wrappers import SHELLS, program_name, unwrap_more
+from jouet_git.shell.follow import CD, CD_VIA, FOLLOW, INTERPRETERS, PURE, is_interpreter
+from jouet_git.shell.wrappers import SHELLS, WRAPPERS, program_name, unwrap_more
+
+# Programs that run more than themselves (see follow.py): looked at more closely when read.
+_SPECIAL = SHELLS | frozenset(FOLLOW) | INTERPRETERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -211,7 +214,7 @@ class Shared:
         "aliases", "calling", "children", "commands", "consumers", "count", "cwd", "depth", "dropped",
         "expanded", "exported", "files", "fixed", "full", "functions", "incomplete", "inherited",
         "journal", "look", "nested", "outputs", "partial", "patterns", "problems", "procsubs", "reads",
-        "scopes", "stopped", "top", "unknown", "vars", "wheres", "words", "work",
+        "scopes", "stopped", "top", "unknown", "vars", "wheres", "words", "work", "writes",
     )
 
     def __init__(self, size: int, cwd: str | None = None) -> None:
@@ -257,6 +260,7 @@ class Shared:
         self.patterns = 0
         self.stopped = False
         self.full = False  # MAX_VARS was reached
+        self.writes = False  # a pure command writes a file (see Reader.emit)
         # ids of commands whose input is the file an earlier `exec < FILE` gave the shell.
         self.inherited: set[int] = set()
         # What a <(...) prints, by its text, when known (for `bash <(echo ...)`).
@@ -355,10 +359,10 @@ class Reader:
             self.bad(problem)
         self.i = self.n
 
-    def counted(self) -> None:
-        """Count one more command against MAX_COMMANDS."""
+    def counted(self, more: int = 1) -> None:
+        """Count more commands against MAX_COMMANDS."""
         sh = self.sh
-        sh.commands += 1
+        sh.commands += more
         if sh.commands > MAX_COMMANDS:
             self.stop(f"too many commands: the call runs more than {MAX_COMMANDS} commands (nested "
                       "ones included); split it into smaller calls")
@@ -571,7 +575,7 @@ class Reader:
                     self.bad(f"unexpected {word}")
                     self.i = r[1]
                     continue
-            variables = self.save()
+            mark = len(sh.journal)
             item = self.and_or()
             items.append(item)
             self.skip()
@@ -586,7 +590,7 @@ class Reader:
                     self.set_op("background")
                     self.sep = None
                     item.background = True
-                    self.restore(variables)
+                    self.restore((mark, None))
                     cmds = [cmd for pipe in item.pipes for elem in pipe.elems for cmd in elem.cmds]
                     self.mark_background(cmds)
                     self.rescope(cmds)
@@ -634,7 +638,7 @@ class Reader:
                 break
             negated = not negated
             self.i = r[1]
-        variables = self.save()
+        mark = len(self.sh.journal)
         elems = [self.command()]
         while True:
             self.skip()
@@ -658,9 +662,9 @@ class Reader:
                 self.mark_piped(elem.cmds)
             for elem in elems:
                 self.rescope(elem.cmds)
-            self.restore(variables)
+            self.restore((mark, None))
         sh = self.sh
-        if sh.consumers or any(e.cmd is not None and e.cmd.stdout_to is not None for e in elems):
+        if sh.consumers or sh.writes:
             follow.feed_pipeline(self, elems)
         return Pipe(elems, negated)
 
@@ -2009,18 +2013,21 @@ class Reader:
         stdin_from: str | None = None,
     ) -> Command:
         sh = self.sh
-        self.counted()
+        sh.commands += 1
+        if sh.commands > MAX_COMMANDS:
+            self.counted()
         u: Unwrapped | None = None
-        if words:
+        program = program_name(words[0]) if words else ""
+        if program in WRAPPERS:
             u = unwrap_more(words)
             argv, via, offset = u.argv, u.via, u.offset
             if u.env:
                 env = {**env, **u.env}
+            program = program_name(argv[0]) if argv else ""
         else:
             argv, via, offset = words, [], 0
         if self.chain:
             via = [*self.chain, *via]
-        program = program_name(argv[0]) if argv else ""
         line = " ".join(argv)
         if self.spans:
             span: tuple[int, int] | None = (self.at(start), self.at(end))
@@ -2044,6 +2051,8 @@ class Reader:
             sh.top.append(cmd)
         if fixed:
             sh.fixed.add(id(cmd))
+            if stdout_to is not None and program in PURE:
+                sh.writes = True  # a pure command writing a file: what it writes may be run later
         self.last = cmd
         self.sep = None
         self.emitted.append(cmd)
@@ -2055,16 +2064,20 @@ class Reader:
             if u.xargs is not None:
                 at = wpos[offset] if offset >= 0 else start
                 sh.consumers[id(cmd)] = ("xargs", (*self.prefix, self.at(at)), u.xargs)
-            if (u.script is not None or program in SHELLS or program in FOLLOW
-                    or (sh.functions and program in sh.functions)
-                    or (sh.aliases and argv[0] in sh.aliases) or is_interpreter(program)):
-                at = wpos[offset] if offset >= 0 else start
-                follow.follow(self, cmd, u, (*self.prefix, self.at(at)), wpos, offset)
-            elif program in CD and all(v in CD_VIA for v in via):
+        if not argv:
+            return cmd
+        if ((u is not None and u.script is not None) or program in _SPECIAL
+                or (sh.functions and program in sh.functions)
+                or (sh.aliases and argv[0] in sh.aliases)
+                or (program[:1] in "pl" and is_interpreter(program))):
+            at = wpos[offset] if offset >= 0 else start
+            follow.follow(self, cmd, u, (*self.prefix, self.at(at)), wpos, offset)
+        elif program in CD:
+            if all(v in CD_VIA for v in via):
                 follow.moved(self, cmd)
-            elif sh.files and "/" in argv[0]:
-                at = wpos[offset] if offset >= 0 else start
-                follow.executable(self, cmd, (*self.prefix, self.at(at)))
+        elif sh.files and "/" in argv[0]:
+            at = wpos[offset] if offset >= 0 else start
+            follow.executable(self, cmd, (*self.prefix, self.at(at)))
         return cmd
 
 def _size(value: Value) -> int:

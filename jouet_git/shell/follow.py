@@ -12,7 +12,7 @@ directory (read_file says which).
 from __future__ import annotations
 
 from jouet_git.call import Command
-from jouet_git.shell.wrappers import SHELLS, program_name, shell_mode, split_string, unwrap_more
+from jouet_git.shell.wrappers import PURE, SHELLS, is_interpreter, program_name, shell_mode, split_string, unwrap_more
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,25 +27,6 @@ if TYPE_CHECKING:
 MAX_FILE = 64 * 1024
 MAX_READS = 8
 
-# Commands that move the shell, followed to know where files named later are.
-CD = frozenset({"cd", "pushd", "popd"})
-CD_VIA = frozenset({"builtin", "command"})
-# Interpreters whose inline programs are read (see inline.py); python3.12 and kin too.
-INTERPRETERS = frozenset({
-    "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "perl", "ruby",
-    "php", "awk", "gawk", "mawk", "nawk", "lua", "luajit",
-})
-
-
-def is_interpreter(program: str) -> bool:
-    return program in INTERPRETERS or program.startswith(("python", "pypy", "perl5", "ruby", "php", "lua"))
-
-
-# Programs whose output jouet can work out from their words and input (see pure.py).
-PURE = frozenset({
-    "echo", "printf", "cat", "base64", "rev", "tac", "sort", "uniq", "head", "tail", "tr", "sed",
-    "cut", "xxd", "tee", "basename", "dirname", "true", ":", "openssl",
-})
 
 
 def moved(r: Reader, cmd: Command) -> None:
@@ -127,7 +108,7 @@ def run_inline(r: Reader, cmd: Command, key: tuple[int, ...], language: str, cod
         r.stop(f"too long: an inline {language} program of {len(code)} characters; jouet reads "
                f"programs of at most {MAX_CODE}; put it in a file of its own")
         return
-    if not charge(r, len(code)):
+    if not r.charge(len(code)):
         return
     for k, (kind, what) in enumerate(commands(language, code, presets)):
         if kind == "shell" and isinstance(what, str):
@@ -346,7 +327,7 @@ def read_file(r: Reader, path: str) -> str | None:
             os.close(fd)
     except (OSError, ValueError):
         return None
-    if len(data) > MAX_FILE or not charge(r, len(data)):
+    if len(data) > MAX_FILE or not r.charge(len(data)):
         return None
     return data.decode("utf-8", "surrogateescape")
 
@@ -361,17 +342,6 @@ def _secret_name(path: str) -> bool:
     contents cannot end up in a command jouet records or shows."""
     lowered = path.lower()
     return any(part in lowered for part in _SECRET_PARTS)
-
-
-def charge(r: Reader, size: int) -> bool:
-    """Count size characters of text made or read again against the budget."""
-    sh = r.sh
-    if sh.work < size:
-        r.stop("too much nested text: the command makes or reads again more text (expansions, "
-               "scripts it runs, pure output) than jouet reads for its size; split it into smaller calls")
-        return False
-    sh.work -= size
-    return True
 
 
 # -- feeding commands what they read ------------------------------------------------------
@@ -453,7 +423,7 @@ def input_of(r: Reader, elems: list[Elem], k: int) -> str | None:
             elif before.stdin_redirected or m == 0:
                 text = None
             text = output(before.argv, text, lambda path: read_file(r, path))
-            if text is not None and not charge(r, len(text)):
+            if text is not None and not r.charge(len(text)):
                 text = None
             memo[key] = text
         if text is None:
@@ -470,7 +440,7 @@ def write(r: Reader, elems: list[Elem], k: int) -> None:
     if id(cmd) in r.sh.unknown:
         return
     text = output(cmd.argv, input_of(r, elems, k), lambda path: read_file(r, path))
-    if text is None or not charge(r, len(text)):
+    if text is None or not r.charge(len(text)):
         return
     targets = [cmd.stdout_to]
     if cmd.program == "tee":
@@ -539,7 +509,7 @@ def fill_xargs(r: Reader, cmd: Command, key: tuple[int, ...], how: XargsHow, tex
             argv = [w.replace(replace, chunk[0]) for w in template]
         else:
             argv = template + chunk
-        if not charge(r, sum(len(w) + 1 for w in argv)):
+        if not r.charge(sum(len(w) + 1 for w in argv)):
             return
         if n == 0:
             target = cmd

@@ -20,16 +20,26 @@ from __future__ import annotations
 import re
 
 from jouet_git.call import Command
-from jouet_git.shell import follow
-from jouet_git.shell.follow import CD, CD_VIA, FOLLOW, INTERPRETERS, PURE, is_interpreter
-from jouet_git.shell.wrappers import SHELLS, WRAPPERS, program_name, unwrap_more
+from jouet_git.shell.wrappers import (
+    ALL_WRAPPERS,
+    CD,
+    CD_VIA,
+    FOLLOW_NAMES,
+    INTERPRETERS,
+    PURE,
+    SHELLS,
+    is_interpreter,
+    program_name,
+    unwrap_more,
+)
 
 # Programs that run more than themselves (see follow.py): looked at more closely when read.
-_SPECIAL = SHELLS | frozenset(FOLLOW) | INTERPRETERS
+_SPECIAL = SHELLS | FOLLOW_NAMES | INTERPRETERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from types import ModuleType
 
     from jouet_git.shell.wrappers import Unwrapped, XargsHow
 
@@ -359,6 +369,17 @@ class Reader:
             self.bad(problem)
         self.i = self.n
 
+    def charge(self, size: int) -> bool:
+        """Count size characters of text made or read again against the budget (a limit)."""
+        sh = self.sh
+        if sh.work < size:
+            self.stop("too much nested text: the command makes or reads again more text (expansions, "
+                      "scripts it runs, pure output) than jouet reads for its size; split it into smaller "
+                      "calls")
+            return False
+        sh.work -= size
+        return True
+
     def counted(self, more: int = 1) -> None:
         """Count more commands against MAX_COMMANDS."""
         sh = self.sh
@@ -412,7 +433,7 @@ class Reader:
             for delim, strip, quoted, targets in pending:
                 self.heredoc_body(delim, strip, quoted, targets)
         if self.feeds and not self.pending:
-            follow.flush(self)
+            _follow().flush(self)
 
     def skip_newlines(self) -> None:
         s = self.s
@@ -532,7 +553,7 @@ class Reader:
                 self.bad(f"here-document ends before its delimiter {delim!r}")
             self.pending = []
         if self.feeds:
-            follow.flush(self)
+            _follow().flush(self)
         return items
 
     def read_list(self, stops: frozenset[str]) -> list[AndOr]:
@@ -665,7 +686,7 @@ class Reader:
             self.restore((mark, None))
         sh = self.sh
         if sh.consumers or sh.writes:
-            follow.feed_pipeline(self, elems)
+            _follow().feed_pipeline(self, elems)
         return Pipe(elems, negated)
 
     # -- output and scope marks ----------------------------------------------------------------
@@ -1484,7 +1505,7 @@ class Reader:
             self.i = i + 2
             if self.sh.vars:
                 xv = self.lookup(c)
-                self.xv = xv if xv is None or follow.charge(self, _size(xv)) else None
+                self.xv = xv if xv is None or self.charge(_size(xv)) else None
             if self.xv is None:
                 self.unk = True
             return s[i : self.i]
@@ -1495,7 +1516,7 @@ class Reader:
         if self.sh.vars:
             got = self.lookup(s[i + 1 : j])
             self.xv = (got[0] if got else "") if isinstance(got, list) else got
-            if self.xv is not None and not follow.charge(self, len(self.xv)):
+            if self.xv is not None and not self.charge(len(self.xv)):
                 self.xv = None
         if self.xv is None:
             self.unk = True
@@ -1517,7 +1538,7 @@ class Reader:
         value = param(inner, self.lookup, self.assign)
         if value is None:
             return None
-        return value if follow.charge(self, _size(value)) else None
+        return value if self.charge(_size(value)) else None
 
     # -- variables -----------------------------------------------------------------------------
 
@@ -1863,7 +1884,7 @@ class Reader:
             if value:
                 self.sv = ""
             return []
-        if not follow.charge(self, len(text)):
+        if not self.charge(len(text)):
             return []
         if not self.enter():
             return []
@@ -1912,7 +1933,7 @@ class Reader:
             else:
                 self.bad("a $( or <( is never closed", start - 2)
             if self.feeds and not self.pending:
-                follow.flush(self)
+                _follow().flush(self)
             value = self.list_value(items)
         finally:
             self.nested, self.captured, self.last, self.sep, self.emitted, self.scope, self.origin = saved
@@ -2018,7 +2039,7 @@ class Reader:
             self.counted()
         u: Unwrapped | None = None
         program = program_name(words[0]) if words else ""
-        if program in WRAPPERS:
+        if program in ALL_WRAPPERS:
             u = unwrap_more(words)
             argv, via, offset = u.argv, u.via, u.offset
             if u.env:
@@ -2071,14 +2092,21 @@ class Reader:
                 or (sh.aliases and argv[0] in sh.aliases)
                 or (program[:1] in "pl" and is_interpreter(program))):
             at = wpos[offset] if offset >= 0 else start
-            follow.follow(self, cmd, u, (*self.prefix, self.at(at)), wpos, offset)
+            _follow().follow(self, cmd, u, (*self.prefix, self.at(at)), wpos, offset)
         elif program in CD:
             if all(v in CD_VIA for v in via):
-                follow.moved(self, cmd)
+                _follow().moved(self, cmd)
         elif sh.files and "/" in argv[0]:
             at = wpos[offset] if offset >= 0 else start
-            follow.executable(self, cmd, (*self.prefix, self.at(at)))
+            _follow().executable(self, cmd, (*self.prefix, self.at(at)))
         return cmd
+
+def _follow() -> ModuleType:
+    """follow.py, imported on first use: most commands need none of it."""
+    from jouet_git.shell import follow
+
+    return follow
+
 
 def _size(value: Value) -> int:
     return len(value) if isinstance(value, str) else sum(len(v) + 1 for v in value)

@@ -221,6 +221,6 @@ def _pipe_output(reader: Reader, pipe: Pipe) -> tuple[str, bool] | None:
         return "", pipe.negated
     stdin = follow.input_of(reader, elems, len(elems) - 1)
     text = pure.output(last.argv, stdin, lambda path: follow.read_file(reader, path))
-    if text is None or not follow.charge(reader, len(text)):
+    if text is None or not reader.charge(len(text)):
         return None
     return text, not pipe.negated

@@ -17,22 +17,27 @@ PACKAGE = Path(jouet_git.__file__).parent
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
 BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "budgets", "journal", "commands_index",
-        "term", "__version__", "jouet_git"}
+        "term", "agentenv", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     "shell": {"call", "cmdline"},
     "call": {"shell"},
     "gitleaks": BASE,
     "claims": BASE,
-    "probes": BASE | {"claims", "gitleaks", "shell"},
+    # Probes read the hooks' ledger (session.fired, ci.last_run); the ledger redacts what it stores
+    # with gitleaks' rules.
+    "probes": BASE | {"claims", "gitleaks", "shell", "ledger"},
     # The engine reads rule sources from trust records and plugin pins, and asks the harness
     # registry (jouet_git.harness) for tool kinds; trust/ and plugin/ build and show rules with it.
     "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness"},
     "trust": BASE | {"engine"},
     "plugin": BASE | {"engine", "trust"},
-    "ledger": BASE,
+    "ledger": BASE | {"gitleaks"},
     "setup": BASE | {"harness"},
-    "harness": BASE | {"engine", "shell"},
+    "harness": BASE | {"engine", "shell", "screen", "prompts"},
+    # Screening text for secrets with gitleaks' rules; the session's stored request.
+    "screen": BASE | {"gitleaks", "ledger"},
+    "prompts": BASE | {"ledger"},
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",
                         "setup", "gitleaks"},
     "cli": BASE | {"commands"},
@@ -42,7 +47,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 # Adapter modules only translate: they may use these and nothing else of jouet_git.
 ADAPTER_MAY_USE = {"jouet_git.call", "jouet_git.errors", "jouet_git.harness.base", "jouet_git.harness.git_events",
-                   "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
+                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
 
 
 def _module(path: Path) -> str:

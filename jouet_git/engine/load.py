@@ -306,8 +306,8 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
     on = string("on")
     if on is not None:
         if on not in keys.EVENTS:
-            found.add(RuleError(f"`on` must be \"pre-tool-use\" or \"post-tool-use\", not {on!r}", line("on"),
-                                shown))
+            found.add(RuleError(f"`on` must be \"pre-tool-use\", \"post-tool-use\" or \"stop\", not {on!r}",
+                                line("on"), shown))
         else:
             data["on"] = on
     primer = table.get("primer")
@@ -328,6 +328,9 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
                             "(or name a `script` that decides)", loc.rule_line(index), shown))
 
     match = table.get("match")
+    if match is None and on == "stop":
+        # A stop has no command: a stop rule looks at every stop (its script decides).
+        match = {"tool": "stop"}
     if match is None and "match" in meant:
         pass
     elif match is None:
@@ -566,6 +569,7 @@ _EXAMPLE_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "scope": (str, "a string"), "input": (dict, "a table"), "session": (str, "a string"),
     "git": (dict, "a table"), "claims": (list, "a list of tables"), "stack": (dict, "a table"),
     "secrets": (list, "a list of tables"), "files": (dict, "a table"), "tracked_files": (int, "a number"),
+    "fired": ((int, dict), "a number, or a table of numbers by rule name"), "runs": (list, "a list of tables"),
 }
 
 
@@ -603,7 +607,7 @@ def _example(item: Any, kind: str, line: Any, name: str | None) -> Any:
                             "`scope` belong to fires examples", line(kind), name))
     if "command" not in item and "tool" not in item:
         found.add(RuleError("an example table needs `command` (for a shell call) or `tool`", line(kind), name))
-    for key in ("claims", "secrets"):
+    for key in ("claims", "secrets", "runs"):
         entries = item.get(key, [])
         if isinstance(entries, list) and not all(isinstance(entry, dict) for entry in entries):
             found.add(RuleError(f"example field `{key}` must be a list of tables", line(key), name))

@@ -65,6 +65,10 @@ def _example() -> dict[str, Any]:
         "stack": {"type": "object"}, "secrets": {"type": "array", "items": {"type": "object"}},
         "files": {"type": "object", "additionalProperties": {"type": "string"}},
         "tracked_files": _INT,
+        "fired": {"oneOf": [_INT, {"type": "object", "additionalProperties": _INT}],
+                  "description": "What jouet.session.fired() answers: a count, or counts by rule name."},
+        "runs": {"type": "array", "items": {"type": "object"},
+                 "description": "What jouet.ci.last_run() finds: recorded runs, newest first."},
     }
     assert set(props) == set(keys.EXAMPLE_KEYS)
     return {"oneOf": [_STR, {"type": "object", "properties": props, "additionalProperties": False,

@@ -44,6 +44,10 @@ HOOK_BUDGET = Budget(time=0.05, instructions=1_000_000)
 # `jouet rule test` runs examples on any machine, loaded or not: it allows a second of the script's work.
 EXAMPLE_BUDGET = Budget(time=1.0, instructions=1_000_000)
 KINDS = ("test", "lint", "build")
+# jouet.parse reads about a microsecond a byte, in one step no budget interrupts: this bounds it.
+PARSE_BYTES = 64 * 1024
+# A message longer than this is cut before it reaches Python (engine/messages.py cuts it further).
+MESSAGE_BYTES = 16 * 1024
 
 CALL_FIELDS = ("event", "harness", "tool", "command", "path", "cwd", "session", "agent", "exit_code", "rewrite",
                "incomplete", "problems",
@@ -52,7 +56,7 @@ COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_t
                   "span", "words_at", "nested", "matched", "status", "text", "line", "background")
 MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
                  "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
-                 "claims", "settings")
+                 "claims", "settings", "session", "ci")
 
 _CONTAINS = """
 function(list, value)
@@ -218,14 +222,26 @@ class ScriptHost:
                 raise TypeError("jouet.record: pass one of call.commands as the command")
             if scope not in (None, "full", "partial"):
                 raise ValueError("jouet.record: scope must be \"full\" or \"partial\"")
+            if dir is not None and not isinstance(dir, str):
+                raise TypeError("jouet.record: dir must be a string (a path, as jouet.dirs gives it) or nil")
             if command.status is None:
                 return None
+            from jouet_git.ledger import command_shape
+
+            tree, wt = None, None
+            place = getattr(current.probes, "record_place", None)
+            if place is not None:
+                # The work tree the run was in, after it ran: what the stop check compares with.
+                with self.sb.paused():
+                    tree, wt = place(dir)
+            call = current.call
             current.records.append({
                 "kind": kind, "rule": current.rule.name, "ok": command.status == 0,
                 "exit_code": command.status, "scope": scope or "partial",
                 "selector": selector if isinstance(selector, str) else None,
-                "dir": dir if isinstance(dir, str) else None,
-                "shape": " ".join(command.argv[:2]), "harness": current.call.harness,
+                "dir": dir, "command": command.line, "shape": command_shape(command),
+                "tree": tree, "wt": wt, "harness": call.harness,
+                "duration_ms": getattr(call, "duration_ms", None),
             })
             return None
 
@@ -310,12 +326,14 @@ class ScriptHost:
                                 "where": sb.by_tag(where_of, 1)},
                         sb.by_tag(git_of, 1))
         return {
-            "deny": decision("deny"), "warn": decision("warn"), "allow": decision("allow"),
+            # a message is cut rather than refused: a rule must not fail, and say nothing, for saying too much
+            "deny": sb.clipping(decision("deny"), MESSAGE_BYTES), "warn": sb.clipping(decision("warn"), MESSAGE_BYTES),
+            "allow": decision("allow"),
             "rewrite": rewrite, "record": sb.by_tag(record, 2), "git": git, "gh": sb.by_tag(gh_of, 1),
             "options": sb.with_strings(options, 1, "jouet.options: the arguments"),
             "short_flag": short_flag, "has_command": has_command,
             "unwrap": sb.with_strings(unwrap, 1, "jouet.unwrap: the words"),
-            "dirs": sb.by_tag(dirs, 1), "parse": parse,
+            "dirs": sb.by_tag(dirs, 1), "parse": sb.limited(parse, PARSE_BYTES, "jouet.parse"),
             "contains": lua.eval(_CONTAINS), "basename": lua.eval(_BASENAME),
             "repo": self._probe("repo"), "env": self._probe("env"),
             "file": submodule("file", {"contains": self._probe("file_contains")}),
@@ -323,6 +341,8 @@ class ScriptHost:
             "secrets": submodule("secrets", {"scan": sb.with_strings(secrets_scan, 2, "jouet.secrets.scan: the paths",
                                                                       optional=True)}),
             "claims": submodule("claims", {"held": sb.with_strings(claims_held, 1, "jouet.claims.held: the paths")}),
+            "session": submodule("session", {"fired": self._probe("session_fired")}),
+            "ci": submodule("ci", {"last_run": self._probe("ci_last_run")}),
         }
 
     def _command(self, tag: Any, who: str) -> Command:

@@ -13,12 +13,26 @@ from __future__ import annotations
 import os
 import sys
 
-from jouet_git.harness.base import CALLS, NOTICE, SESSION_START, STOP, Adapter, BadInput, Outcome, Reply, Request
+from jouet_git.harness.base import (
+    CALLS,
+    NOTICE,
+    SCREEN,
+    SESSION_START,
+    STOP,
+    Adapter,
+    BadInput,
+    Outcome,
+    Reply,
+    Request,
+    failed_rules,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import TextIO
+
+    from jouet_git.call import Call
 
 
 def serve(adapter: Adapter, event: str, argv: list[str]) -> int:
@@ -55,13 +69,24 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     from jouet_git.engine import problems
 
     runner = Runner(allow=allow_from(environ) if adapter.honours_allow else frozenset())
+    if request.prompts is not None and request.session:
+        _recall_prompt(request)
     if request.kind == CALLS:
-        for call in request.calls:
-            outcome.decisions.append(runner.decide_and_record(call))
+        outcome.decisions = [runner.decide(call) for call in request.calls]
+        _screen(request, outcome)
+        for call, decision in zip(request.calls, outcome.decisions, strict=True):
+            runner.record(call, decision)
         # Rules that do not run (a broken file, a plugin whose copy changed) are said wherever a
         # decision is made, so nobody believes a rule guards them when it does not.
         if request.calls:
             outcome.notices.extend(problems.notices(runner.ruleset(request.calls[0].cwd)))
+    elif request.kind == SCREEN:
+        _screen(request, outcome)
+        if request.remember and request.prompts is not None and request.session and outcome.screened is not None:
+            from jouet_git import prompts
+
+            text = outcome.screened.screened.texts[0] if outcome.screened.screened.texts else ""
+            prompts.save(prompts.session_dir(request.prompts), request.session, text)
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 
@@ -69,9 +94,52 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         ruleset = runner.ruleset(request.cwd)
         outcome.primer = primer(ruleset)
         outcome.notices.extend(problems.notices(ruleset))
+        from jouet_git.engine import stop
+
+        stop.session_started(runner, event_call(adapter, request, "session-start"))
     elif request.kind == STOP:
-        outcome.stop = None  # the stop check has no rules yet: the agent may stop
+        from jouet_git.engine import stop
+
+        call = event_call(adapter, request, "stop")
+        decision, extra = stop.check(runner, call, request.stop_active)
+        runner.record(call, decision, extra)
+        outcome.stop = decision if decision.action is not None else None
+        outcome.notices.extend(failed_rules([decision]))
     return outcome
+
+
+def _recall_prompt(request: Request) -> None:
+    """Give each call before a tool that carries no request of its own the session's stored one."""
+    from jouet_git import prompts
+    from jouet_git.call import PRE_TOOL_USE
+    from jouet_git.harness.base import PROMPT_KEY
+
+    calls = [c for c in request.calls if c.event == PRE_TOOL_USE and PROMPT_KEY not in c.input]
+    if not calls or request.session is None:
+        return
+    stored = prompts.load(prompts.session_dir(request.prompts), request.session)
+    if stored is not None:
+        for call in calls:
+            call.input[PROMPT_KEY] = stored
+
+
+def _screen(request: Request, outcome: Outcome) -> None:
+    """Screen what the request carries for secrets (a tool's output); the ledger gets the counts."""
+    if request.screen is None:
+        return
+    from jouet_git.screen import screen_output
+
+    outcome.screened = screen_output(request.screen, request.cwd)
+    if outcome.decisions and (outcome.screened.changed or outcome.screened.screened.problem):
+        outcome.decisions[0].records.append(outcome.screened.record())
+
+
+def event_call(adapter: Adapter, request: Request, event: str) -> Call:
+    """The call a session start or a stop stands for: no command, tool "stop" or "session-start"."""
+    from jouet_git.call import KIND_OTHER, Call
+
+    return Call(event=event, harness=adapter.name, tool=event, kind=KIND_OTHER, cwd=request.cwd,
+                session=request.session, agent=request.agent, input={"stop_active": request.stop_active})
 
 
 def _write(stream: TextIO, text: str) -> None:

@@ -29,7 +29,7 @@ KIND_OTHER = "other"
 COMMAND_FIELDS = (
     "words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
     "span", "words_at", "nested", "matched", "status", "text", "line", "background", "stdin_args",
-    "stdin_from",
+    "stdin_from", "chdir",
 )
 
 
@@ -46,13 +46,17 @@ class Command:
     stdin_args: it is run by a program that adds arguments known only at run time (xargs with what
     it reads, find -exec's `{}`, parallel reading its input): argv does not show them all.
     stdin_from: the file its standard input is redirected from (`< .env`, a loop's `done < f`).
+    chdir: the directory a wrapper moves it to before it runs (`env -C dir`, `sudo -D dir`), as
+    written and joined when several do; False when that cannot be told (`find -execdir`).
 
     Internal, for jouet.dirs: seq is the index among the script's top-level commands of the one it
-    runs as part of (its own for a top-level command), and scope the subshells it runs in.
+    runs as part of (its own for a top-level command), scope the subshells it runs in, and origin
+    the command that started the process it runs in, if another.
     """
 
     __slots__ = (
-        "argv", "background", "captured", "env", "heredocs", "line", "matched", "memo", "nested", "op",
+        "argv", "background", "captured", "chdir", "env", "heredocs", "line", "matched", "memo", "nested",
+        "op", "origin",
         "piped", "program", "scope", "seq", "span", "status", "stdin_args", "stdin_from",
         "stdin_redirected", "stdout_to", "text", "via", "words", "words_at",
     )
@@ -80,6 +84,7 @@ class Command:
         matched: bool = False,
         stdin_args: bool = False,
         stdin_from: str | None = None,
+        chdir: str | bool | None = None,
     ) -> None:
         self.words = words
         self.argv = list(words) if argv is None else argv
@@ -102,8 +107,12 @@ class Command:
         self.matched = matched
         self.stdin_args = stdin_args
         self.stdin_from = stdin_from
+        self.chdir = chdir
         self.seq = -1
         self.scope: tuple[int, ...] = ()
+        # The command that runs this one in a process of its own (sh -c's, find -exec's), whose
+        # place it starts from.
+        self.origin: Command | None = None
         # The engine's working notes on this command (how its options read), kept across rules.
         self.memo: dict[Any, Any] | None = None
 
@@ -122,7 +131,7 @@ class Command:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Command):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__ if n != "memo")
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__ if n not in ("memo", "origin"))
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -16,7 +16,7 @@ The table lists one command a line: its number, its span (byte positions in the 
 a command of a `sh -c` script), the operator after it, and its argv. Lines below a command show
 what else a rule can match on: wrappers (via), assignments (env), redirections, here-documents,
 and whether its output is piped, captured or sent to the background. --json prints
-{"commands": [...], "incomplete": bool} with the field names of the rule reference's Command table.
+{"commands": [...], "incomplete": bool, "problems": [...]} with the field names of the rule reference's Command table.
 """
 
 from __future__ import annotations

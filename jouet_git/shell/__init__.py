@@ -12,7 +12,7 @@ This package is on the hook's hot path: it imports only `re` and jouet_git.call.
 from __future__ import annotations
 
 from jouet_git.call import Command
-from jouet_git.shell.reader import Reader, Shared
+from jouet_git.shell.reader import MAX_SIZE, Reader, Shared
 from jouet_git.shell.wrappers import program_name, unwrap
 
 __all__ = ["ParseResult", "dirs", "parse", "program_name", "unwrap"]
@@ -22,7 +22,9 @@ class ParseResult:
     """What parse() found: the commands, top-level ones first, then the nested ones.
 
     incomplete: some of the text could not be read as shell (an unclosed quote or construct, a
-    syntax error, nesting too deep); it was kept as data. problems says what and where, for people.
+    syntax error), or a reading limit was hit; it was kept as data. problems says what and where,
+    for people; a limit's problem starts with "too " ("too long:", "too deep:", "too many
+    commands:", "too many words:", "too many variables:", "too much nested text:").
     """
 
     __slots__ = ("commands", "incomplete", "problems")
@@ -33,7 +35,8 @@ class ParseResult:
         self.problems = problems
 
     def to_json(self) -> dict[str, object]:
-        return {"commands": [c.to_json() for c in self.commands], "incomplete": self.incomplete}
+        return {"commands": [c.to_json() for c in self.commands], "incomplete": self.incomplete,
+                "problems": list(self.problems)}
 
     def __repr__(self) -> str:
         return f"ParseResult({self.commands!r}, incomplete={self.incomplete!r})"
@@ -48,6 +51,11 @@ def parse(script: str, exit_code: int | None = None, cwd: str | None = None) -> 
     """
     sh = Shared(len(script), cwd)
     items = []
+    if len(script) > MAX_SIZE:
+        sh.incomplete = True
+        sh.problems.append(f"too long: the command is {len(script)} characters; jouet reads the first "
+                           f"{MAX_SIZE}; split it into smaller calls")
+        script = script[:MAX_SIZE]
     try:
         items = Reader(sh, script).script()
     except Exception as error:  # a bug here must never break a hook: keep what was read

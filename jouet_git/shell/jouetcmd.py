@@ -292,11 +292,12 @@ RUNNERS: dict[str, Callable[[list[str], int], Found]] = {name: python for name i
 RUNNERS.update({"uv": uv, "uvx": uvx, "pipx": pipx})
 
 
-def register(table: dict[str, Any]) -> None:
+def register(table: dict[str, Any], more: dict[str, Any]) -> None:
     """Put the runners into the reader's table of wrappers (shell/wrappers.py WRAPPERS): each answers
-    first, and a wrapper the reader already knows by that name (`uv run X`) handles everything else."""
+    first, and a wrapper the reader already knows by that name (`uv run X`, in TABLE or in MORE, the
+    handlers loaded on first use) handles everything else."""
     for name, runner in RUNNERS.items():
-        table[name] = _chained(runner, table.get(name))
+        table[name] = _chained(runner, table.get(name) or more.get(name))
 
 
 def _chained(runner: Callable[[list[str], int], Found], fallback: Any) -> Any:

@@ -21,18 +21,26 @@ import re
 
 from jouet_git.call import Command
 from jouet_git.shell.wrappers import (
+    ALL_WRAPPERS,
+    CD,
+    CD_VIA,
+    FOLLOW_NAMES,
+    INTERPRETERS,
     OTHER_SHELLS,
+    PURE,
     SHELLS,
-    other_shell_script,
+    is_interpreter,
     program_name,
-    shell_mode,
-    split_string,
     unwrap_more,
 )
+
+# Programs that run more than themselves (see follow.py): looked at more closely when read.
+_SPECIAL = SHELLS | OTHER_SHELLS | FOLLOW_NAMES | INTERPRETERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from types import ModuleType
 
     from jouet_git.shell.wrappers import Unwrapped, XargsHow
 
@@ -40,18 +48,29 @@ if TYPE_CHECKING:
     # What a command does with what it reads (xargs, shell), where its nested commands go, and
     # how xargs splits.
     Consumer = tuple[str, tuple[int, ...], XargsHow | None]
+    # A variable's value: a string, or a list for an array.
+    Value = str | list[str]
+    # Where the journal stood, and for a child shell the variables, exported and partly known ones
+    # of the shell that started it.
+    Saved = tuple[int, tuple[dict[str, Value], set[str], set[str]] | None]
 
-# How deep constructs may nest ($( inside $( inside ...) before the rest is kept as data. Each
-# level costs about ten Python frames, well inside the default recursion limit.
+# Reading limits. Past any of them the reader stops (or keeps the rest as data), and the result is
+# incomplete with a problem that starts with "too ..." and says which limit was hit: agents' calls
+# it cannot read completely are denied rather than let through unread.
+# How deep constructs may nest ($( inside $( inside ...). Each level costs about ten Python
+# frames, well inside the default recursion limit.
 MAX_DEPTH = 40
+# The longest command read, in characters; only this much of a longer one is read.
+MAX_SIZE = 1 << 20
+# Commands (top-level and nested) and words read in one call.
+MAX_COMMANDS = 500
+MAX_WORDS = 50_000
+# Variables whose values are kept, and ${x#p}-style pattern operations worked out, in one call.
+MAX_VARS = 1000
+MAX_PATTERN_OPS = 64
 # At most this many problems are described; the rest only count towards `incomplete`.
 MAX_PROBLEMS = 20
-# Scripts a command runs from a file (`bash x.sh`, `source x.sh`) are read when the file is a
-# regular file inside the call's directory, of at most MAX_FILE bytes; at most MAX_READS per call.
-MAX_FILE = 64 * 1024
-MAX_READS = 8
-# At most this many commands are made of one xargs command's known input.
-MAX_XARGS = 64
+
 
 # The hook imports this module on every call: only the patterns every script needs are compiled
 # here; the others are compiled on first use (see _lazy).
@@ -88,6 +107,16 @@ _RESERVED_WORDS = frozenset({
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
 _SPECIAL_PARAMS = frozenset("0123456789@*#?$!-")
+# Kinds of the pieces of a word, as expand.fields takes them (tests check they agree).
+_SPLIT = 1
+_QUOTED = 2
+_LIST_SPLIT = 3
+_LIST_QUOTED = 4
+# Builtins that give variables values, or take them away.
+_SETTERS = frozenset({
+    "export", "declare", "typeset", "local", "readonly", "unset", "read", "readarray", "mapfile",
+    "getopts", "printf", "set", "shift", "alias", "unalias",
+})
 
 
 def _reserved(s: str, i: int) -> tuple[str, int] | None:
@@ -133,15 +162,6 @@ def _assignment(s: str, i: int, end: int) -> str | None:
 
 # Reserved words that close a construct; at the start of a command outside that construct they are
 # a syntax error.
-# Commands that move the shell, followed to know where files named later are.
-_CD = frozenset({"cd", "pushd", "popd"})
-_CD_VIA = frozenset({"builtin", "command"})
-# Programs whose output jouet can work out from their words and input (see pure.py).
-_PURE = frozenset({
-    "echo", "printf", "cat", "base64", "rev", "tac", "sort", "uniq", "head", "tail", "tr", "sed",
-    "cut", "xxd", "tee", "basename", "dirname", "true", ":", "openssl",
-})
-
 _CLOSERS = frozenset({"then", "elif", "else", "fi", "do", "done", "esac", "}"})
 _STOP_TOP: frozenset[str] = frozenset()
 _STOP_PAREN = frozenset({")"})
@@ -202,9 +222,10 @@ class Shared:
     """What every reader of one parse() call shares: the results and the budgets."""
 
     __slots__ = (
-        "children", "consumers", "count", "cwd", "depth", "dropped", "expanded", "files", "fixed",
-        "incomplete",
-        "look", "nested", "problems", "reads", "scopes", "top", "wheres", "work",
+        "aliases", "calling", "children", "commands", "consumers", "count", "cwd", "depth", "dropped",
+        "expanded", "exported", "files", "fixed", "full", "functions", "incomplete", "inherited",
+        "journal", "look", "nested", "outputs", "partial", "patterns", "problems", "procsubs", "reads",
+        "scopes", "stopped", "top", "unknown", "vars", "wheres", "words", "work", "writes",
     )
 
     def __init__(self, size: int, cwd: str | None = None) -> None:
@@ -222,8 +243,9 @@ class Shared:
         self.children: dict[int, list[Command]] = {}
         # ids of commands whose standard output is already settled (redirected, duplicated, piped).
         self.fixed: set[int] = set()
-        # id(here-document body) -> its text as the shell expands it (unquoted delimiters only).
-        self.expanded: dict[int, str] = {}
+        # id(here-document body or here-string) -> its text as the shell expands it (unquoted
+        # delimiters only), or None when that holds expansions not known.
+        self.expanded: dict[int, str | None] = {}
         # id(command) -> (what it does with its input, where it is among the nested commands,
         # how xargs splits): commands that run what they read (sh, xargs, python -).
         self.consumers: dict[int, Consumer] = {}
@@ -231,6 +253,34 @@ class Shared:
         self.files: dict[str, str] = {}
         # ids of nested commands read from words that were later filled in (xargs): not kept.
         self.dropped: set[int] = set()
+        # Variables given values earlier in the call (see Reader.lookup), and the exported ones.
+        self.vars: dict[str, Value] = {}
+        self.exported: set[str] = set()
+        # Variables whose values hold expansions not known (kept as written), and ids of commands
+        # with such words: what they print is not worked out.
+        self.partial: set[str] = set()
+        self.unknown: set[int] = set()
+        # Changes to vars, exported and partial, undone at the end of a subshell: (name, old
+        # value or None, was exported, was partial).
+        self.journal: list[tuple[str, Value | None, bool, bool]] = []
+        # What each pure command of a pipeline prints, by id, once worked out.
+        self.outputs: dict[int, str | None] = {}
+        # Counts against the limits, and whether one was hit (nothing more is read then).
+        self.commands = 0
+        self.words = 0
+        self.patterns = 0
+        self.stopped = False
+        self.full = False  # MAX_VARS was reached
+        self.writes = False  # a pure command writes a file (see Reader.emit)
+        # ids of commands whose input is the file an earlier `exec < FILE` gave the shell.
+        self.inherited: set[int] = set()
+        # What a <(...) prints, by its text, when known (for `bash <(echo ...)`).
+        self.procsubs: dict[str, str] = {}
+        # Functions defined in the call (their bodies' text), aliases, and the functions being
+        # read for a call now (not read again inside themselves).
+        self.functions: dict[str, str] = {}
+        self.aliases: dict[str, str] = {}
+        self.calling: set[str] = set()
         # The call's directory, for reading the scripts a command runs (None: read none), how
         # many have been read, and where the top-level cds led, by scope (see workdirs).
         self.cwd = cwd
@@ -242,8 +292,9 @@ class Reader:
     """Reads one source text: the script itself, a backtick body, or a -c script."""
 
     __slots__ = (
-        "base", "captured", "chain", "emitted", "feeds", "i", "last", "n", "nested", "pending", "pmap",
-        "prefix", "s", "scope", "sep", "seq", "sh", "spans", "substs",
+        "av", "base", "captured", "chain", "emitted", "feeds", "i", "inherit", "last", "n", "nested",
+        "origin", "pending", "pmap", "prefix", "s", "scope", "sep", "seq", "sh", "spans", "substs", "sv",
+        "unk", "wf", "wv", "xv",
     )
 
     def __init__(
@@ -260,6 +311,7 @@ class Reader:
         seq: int | None = None,
         scope: tuple[int, ...] = (),
         chain: list[str] | None = None,
+        origin: Command | None = None,
     ) -> None:
         self.sh = sh
         self.s = s
@@ -276,6 +328,8 @@ class Reader:
         # The programs that run this text (`sudo bash` for `sudo bash -c TEXT`), outermost first:
         # they start the via of every command read from it.
         self.chain = chain
+        # The command that runs this text in a process of its own (see Command.origin).
+        self.origin = origin
         # Here-documents whose bodies start after the next newline: delimiter, <<-, whether the
         # delimiter was quoted (the body is then not expanded), where the bodies go.
         self.pending: list[tuple[str, bool, bool, list[list[str]]]] = []
@@ -286,6 +340,14 @@ class Reader:
         self.sep: Command | None = None  # the command whose op a trailing ; or newline set
         self.emitted: list[Command] = []  # commands read in this scope, in order
         self.substs = 0  # how many $( <( >( are open around i
+        self.xv: Value | None = None  # the known value of the expansion dollar() just read
+        self.sv: str | None = None  # what the substitution or script just read prints, if known
+        self.wf: list[str] | None = None  # the fields of the word just read, when it expands
+        self.wv = ""  # and its value, unsplit
+        self.av: list[str] = []  # the elements of the array assignment just read
+        self.unk = False  # whether the word just read holds an expansion whose value is not known
+        # The file `exec < FILE` made the shell's input: the commands after it read it.
+        self.inherit: str | None = None
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
@@ -300,6 +362,33 @@ class Reader:
             else:
                 sh.problems.append(f"{what} (in a -c script)")
 
+    def stop(self, problem: str) -> None:
+        """A limit was hit: note it, and read nothing more of the call."""
+        sh = self.sh
+        if not sh.stopped:
+            sh.stopped = True
+            self.bad(problem)
+        self.i = self.n
+
+    def charge(self, size: int) -> bool:
+        """Count size characters of text made or read again against the budget (a limit)."""
+        sh = self.sh
+        if sh.work < size:
+            self.stop("too much nested text: the command makes or reads again more text (expansions, "
+                      "scripts it runs, pure output) than jouet reads for its size; split it into smaller "
+                      "calls")
+            return False
+        sh.work -= size
+        return True
+
+    def counted(self, more: int = 1) -> None:
+        """Count more commands against MAX_COMMANDS."""
+        sh = self.sh
+        sh.commands += more
+        if sh.commands > MAX_COMMANDS:
+            self.stop(f"too many commands: the call runs more than {MAX_COMMANDS} commands (nested "
+                      "ones included); split it into smaller calls")
+
     def at(self, k: int) -> int:
         """A position of this text as a character index of the outermost text it came from."""
         if self.pmap is not None:
@@ -310,7 +399,7 @@ class Reader:
         """Go one level deeper; past MAX_DEPTH, keep the rest of the text as data."""
         sh = self.sh
         if sh.depth >= MAX_DEPTH:
-            self.bad("nesting too deep; the rest is kept as data")
+            self.bad(f"too deep: constructs nest more than {MAX_DEPTH} levels; the rest is kept as data")
             self.i = self.n
             return False
         sh.depth += 1
@@ -345,7 +434,7 @@ class Reader:
             for delim, strip, quoted, targets in pending:
                 self.heredoc_body(delim, strip, quoted, targets)
         if self.feeds and not self.pending:
-            self.flush()
+            _follow().flush(self)
 
     def skip_newlines(self) -> None:
         s = self.s
@@ -401,23 +490,29 @@ class Reader:
                     pmap.extend(self.at(min(at + c, n)) for c in range(len(line) + 1))
                 pmap.append(self.at(n))
             text = body[:-1] if cut else body
-            expanded = self.expand_body(text, first, pmap) + ("\n" if cut else "")
-            if expanded != body:
-                self.sh.expanded[id(body)] = expanded
+            expanded = self.expand_body(text, first, pmap)
+            if expanded is None:
+                self.sh.expanded[id(body)] = None
+            elif expanded + ("\n" if cut else "") != body:
+                self.sh.expanded[id(body)] = expanded + ("\n" if cut else "")
 
-    def expand_body(self, body: str, first: int, pmap: list[int] | None) -> str:
-        """The body of a here-document as the shell expands it; commands in it are read."""
+    def expand_body(self, body: str, first: int, pmap: list[int] | None) -> str | None:
+        """The body of a here-document as the shell expands it (None when it holds expansions not
+        known); the commands in it are read."""
         reader = Reader(self.sh, body, nested=True, captured=True, spans=self.spans, base=self.at(first),
                         pmap=pmap, prefix=self.prefix, seq=self.seq, scope=self.scope,
                         chain=self.chain)
-        return reader.heredoc_text()
+        text = reader.heredoc_text()
+        return None if reader.unk else text
 
     def heredoc_text(self) -> str:
-        """Read this text as the body of an unquoted here-document: its expanded value."""
+        """Read this text as the body of an unquoted here-document: its expanded value (unk: it
+        holds expansions not known, kept as written)."""
         s = self.s
         n = self.n
         out: list[str] = []
         i = 0
+        self.unk = False
         while i < n:
             m = _HEREDOC_PLAIN(s, i)
             if m is not None:
@@ -436,11 +531,13 @@ class Reader:
                     i += 1
             elif c == "$":
                 self.i = i
-                out.append(self.dollar(True))
+                written = self.dollar(True)
+                out.append(written if self.xv is None else _joined(self.xv))
                 i = self.i
             else:
                 self.i = i
-                out.append(self.backtick(True))
+                written = self.backtick(True)
+                out.append(written if self.xv is None else _joined(self.xv))
                 i = self.i
         return "".join(out)
 
@@ -457,14 +554,18 @@ class Reader:
                 self.bad(f"here-document ends before its delimiter {delim!r}")
             self.pending = []
         if self.feeds:
-            self.flush()
+            _follow().flush(self)
         return items
 
     def read_list(self, stops: frozenset[str]) -> list[AndOr]:
         """Read and-or lists separated by ;, & and newlines until EOF or one of stops."""
         items: list[AndOr] = []
         s = self.s
+        sh = self.sh
         while True:
+            if sh.stopped:
+                self.i = self.n
+                return items
             self.skip_newlines()
             i = self.i
             if i >= self.n:
@@ -496,6 +597,7 @@ class Reader:
                     self.bad(f"unexpected {word}")
                     self.i = r[1]
                     continue
+            mark = len(sh.journal)
             item = self.and_or()
             items.append(item)
             self.skip()
@@ -510,6 +612,7 @@ class Reader:
                     self.set_op("background")
                     self.sep = None
                     item.background = True
+                    self.restore((mark, None))
                     cmds = [cmd for pipe in item.pipes for elem in pipe.elems for cmd in elem.cmds]
                     self.mark_background(cmds)
                     self.rescope(cmds)
@@ -557,6 +660,7 @@ class Reader:
                 break
             negated = not negated
             self.i = r[1]
+        mark = len(self.sh.journal)
         elems = [self.command()]
         while True:
             self.skip()
@@ -569,13 +673,21 @@ class Reader:
             else:
                 break
         if len(elems) > 1:
+            if self.sh.inherited:
+                # A pipe gives these their input, not the file the shell's input comes from.
+                for elem in elems[1:]:
+                    for cmd in elem.cmds:
+                        if id(cmd) in self.sh.inherited:
+                            cmd.stdin_from = None
+                            cmd.stdin_redirected = False
             for elem in elems[:-1]:
                 self.mark_piped(elem.cmds)
             for elem in elems:
                 self.rescope(elem.cmds)
+            self.restore((mark, None))
         sh = self.sh
-        if sh.consumers or any(e.cmd is not None and e.cmd.stdout_to is not None for e in elems):
-            self.feed_pipeline(elems)
+        if sh.consumers or sh.writes:
+            _follow().feed_pipeline(self, elems)
         return Pipe(elems, negated)
 
     # -- output and scope marks ----------------------------------------------------------------
@@ -712,17 +824,17 @@ class Reader:
             self.read_list(_STOP_DONE)
             self.expect("done")
         elif word in ("for", "select"):
-            self.for_loop()
+            self.for_loop(word == "select")
         elif word == "case":
             self.case()
         elif word == "function":
             self.skip()
-            self.word()
+            name = self.word()
             self.skip()
             m = _lazy("parens")(self.s, self.i)
             if m is not None:
                 self.i = m.end()
-            return self.function_body()
+            return self.function_body(name)
         elif word == "[[":
             return self.compound_redirs(self.cond(after - 2))
         elif word == "coproc":
@@ -734,13 +846,18 @@ class Reader:
             return self.command()
         return self.compound_redirs(Elem(self.emitted[start:]))
 
-    def function_body(self) -> Elem:
-        """Read the body of a function definition; its commands are read like any others."""
+    def function_body(self, name: str | None) -> Elem:
+        """Read the body of a function definition; its commands are read like any others, and
+        again with its arguments where the call calls it."""
         if not self.enter():
             return Elem([])
         try:
             self.skip_newlines()
-            return Elem(self.command().cmds)
+            start = self.i
+            elem = Elem(self.command().cmds)
+            if name:
+                self.sh.functions[name] = self.s[start : self.i]
+            return elem
         finally:
             self.sh.depth -= 1
 
@@ -765,7 +882,11 @@ class Reader:
             outer = self.scope
             self.scope = (*outer, self.sh.scopes)
             self.i += 1
+            variables = self.save()
+            inherit = self.inherit
             body = self.read_list(_STOP_PAREN)
+            self.inherit = inherit
+            self.restore(variables)
             self.scope = outer
             if self.i < self.n and self.s[self.i] == ")":
                 self.i += 1
@@ -775,38 +896,82 @@ class Reader:
         finally:
             self.sh.depth -= 1
 
-    def for_loop(self) -> None:
+    def for_loop(self, select: bool = False) -> None:
+        """Read a for (or select) loop. A for loop's variable takes the values of its list when they
+        are known; select's is the person's choice, unknown."""
         s = self.s
         self.skip()
+        name: str | None = None
+        items: list[str] | None = []
         if s.startswith("((", self.i):
             self.i += 2
             self.arith()
         else:
-            self.word()
+            name = self.word()
             self.skip_newlines()
             r = _reserved(s, self.i)
             if r is not None and r[0] == "in":
                 self.i = r[1]
                 while True:
                     self.skip()
-                    if self.i >= self.n or s[self.i] in "\n;":
+                    at = self.i
+                    if at >= self.n or s[at] in "\n;":
                         break
-                    if self.word() is None:
+                    w = self.word()
+                    if w is None:
                         self.bad(f"unexpected {s[self.i]!r} in a for loop")
                         self.i += 1
+                    elif items is not None:
+                        if self.wf is not None:
+                            items.extend(self.wf)
+                        elif "$" in s[at : self.i] or "`" in s[at : self.i]:
+                            items = None
+                        else:
+                            items.append(w)
+            else:
+                items = None
+            if select:
+                items = None
+            if name:
+                # The loop variable: its first value while the body is read (the others below).
+                self.assign(name, items[0] if items else None)
         self.skip()
         if self.i < self.n and s[self.i] == ";":
             self.i += 1
         self.skip_newlines()
         r = _reserved(s, self.i)
+        start = self.i
+        # The commands read again for the loop's other values belong with its first command.
+        first = self.sh.count if self.seq is None else self.seq
         if r is not None and r[0] == "{":
             self.i = r[1]
             self.read_list(_STOP_BRACE)
             self.expect("}")
-            return
-        self.expect("do")
-        self.read_list(_STOP_DONE)
-        self.expect("done")
+        else:
+            self.expect("do")
+            self.read_list(_STOP_DONE)
+            self.expect("done")
+        if name and items and len(items) > 1:
+            self.loop_again(name, items, s[start : self.i], first)
+
+    def loop_again(self, name: str, items: list[str], text: str, seq: int) -> None:
+        """Read a for loop's body again for each further value of its variable it is known to
+        take (each read counts against the limits)."""
+        body = text.strip()
+        if body.startswith("{") and body.endswith("}"):
+            body = body[1:-1]
+        elif body.startswith("do") and body.endswith("done"):
+            body = body[2:-4]
+        seen = {items[0]}
+        for item in items[1:]:
+            if item in seen:
+                continue
+            if self.sh.stopped:
+                break
+            seen.add(item)
+            self.assign(name, item)
+            self.sub(body, captured=self.captured, spans=False, base=0, pmap=None,
+                     prefix=(*self.prefix, self.at(self.i), len(seen)), seq=seq)
 
     def case(self) -> None:
         s = self.s
@@ -934,6 +1099,8 @@ class Reader:
             quoted = "q" if ("'" in raw or '"' in raw or "\\" in raw) else "u"
             return "heredoc", (0 if num is None else (int(num) if num.isdigit() and len(num) < 10 else -1)), (
                 ("-" if op == "<<-" else "=") + quoted + word)
+        if self.wf is not None and op != "<<<":
+            word = self.wv
         if num is None:
             fd = 0 if op[0] == "<" else 1
         elif num[0] == "{":
@@ -941,6 +1108,10 @@ class Reader:
         else:
             fd = int(num) if len(num) < 10 else 1 << 30
         if op == "<<<":
+            if self.wf is not None:
+                word = self.wv
+            if self.unk:
+                self.sh.expanded[id(word)] = None
             return "herestring", fd, word
         if op in ("<", "<&"):
             return "in", fd, word
@@ -967,6 +1138,11 @@ class Reader:
         stdout_to: str | None = None
         stdin = False
         stdin_from: str | None = None
+        arrays: dict[str, list[str]] = {}
+        appended: set[str] = set()
+        partial: set[str] = set()
+        unknown = False
+        sh = self.sh
         fixed = False
         start = -1
         end = -1
@@ -1018,7 +1194,7 @@ class Reader:
                     fm = _lazy("parens")(s, i)
                     if fm is not None:
                         self.i = fm.end()
-                        return self.function_body()
+                        return self.function_body(words[0])
                 self.bad("unexpected (")
                 break
             w = self.word()
@@ -1026,6 +1202,8 @@ class Reader:
                 self.bad(f"unexpected {c!r}")
                 self.i += 1
                 continue
+            fields = self.wf
+            unk = self.unk
             if start < 0:
                 start = i
             end = self.i
@@ -1033,17 +1211,51 @@ class Reader:
                 prefix = _assignment(s, i, end)
                 if prefix is not None:
                     name = prefix[:-2] if prefix.endswith("+=") else prefix[:-1]
+                    if unk:
+                        partial.add(name)
+                    if fields is not None:
+                        w = self.wv
                     if w.startswith(prefix):
                         value = w[len(prefix) :]
                     else:
                         value = w.partition("]=")[2] if "[" in name else w.partition("=")[2]
                     if i + len(prefix) == end and self.i < n and s[self.i] == "(":
                         value = self.array()
+                        arrays[name] = self.av
+                        if self.unk:
+                            partial.add(name)
                         end = self.i
+                    if prefix.endswith("+="):
+                        appended.add(name)
                     env[name] = value
+                    sh.words += 1
+                    if sh.words > MAX_WORDS:
+                        self.stop(f"too many words: the call has more than {MAX_WORDS} words; split it "
+                                  "into smaller calls")
+                        break
                     continue
-            words.append(w)
-            wpos.append(i)
+            elif (w.endswith("=") and self.i < n and s[self.i] == "(" and program_name(words[0]) in _SETTERS
+                  and _assignment(s, i, end) is not None):
+                # `declare -a NAME=(...)`, `local NAME=(...)`: an array given to a builtin.
+                text = self.array()
+                arrays[w[:-1].rstrip("+")] = self.av
+                unk = unk or self.unk
+                w += text
+                fields = None
+                end = self.i
+            unknown = unknown or unk
+            if fields is not None:
+                words.extend(fields)
+                wpos.extend([i] * len(fields))
+                sh.words += len(fields)
+            else:
+                words.append(w)
+                wpos.append(i)
+                sh.words += 1
+            if sh.words > MAX_WORDS:
+                self.stop(f"too many words: the call has more than {MAX_WORDS} words; split it into "
+                          "smaller calls")
+                break
             if wstart < 0:
                 wstart = i
         if start < 0:
@@ -1051,15 +1263,32 @@ class Reader:
             return Elem([])
         for delim, strip, quoted in pending:
             self.pending.append((delim, strip, quoted, [heredocs]))
+        inherited = False
+        if not stdin and self.inherit is not None:
+            stdin, stdin_from, inherited = True, self.inherit, True
         cmd = self.emit(env, words, heredocs, stdout_to, stdin, fixed, start, end, wstart, wpos,
                         stdin_from)
+        if inherited:
+            sh.inherited.add(id(cmd))
+        elif cmd.argv == ["exec"] and stdin and not heredocs:
+            self.inherit = stdin_from  # exec < FILE: the rest of this shell reads FILE
+        if unknown:
+            self.sh.unknown.add(id(cmd))
+        if not words:
+            if env:
+                self.assignments(env, arrays, appended, partial)
+        elif cmd.program in _SETTERS:
+            self.setter(cmd, arrays)
         return Elem([cmd], cmd)
 
     def array(self) -> str:
-        """Read the (...) of an array assignment; its text as written."""
+        """Read the (...) of an array assignment; its text as written (av: its elements)."""
         s = self.s
         start = self.i
         self.i += 1
+        items: list[str] = []
+        self.av = items
+        unk = False
         while True:
             self.skip_newlines()
             i = self.i
@@ -1069,9 +1298,17 @@ class Reader:
             if s[i] == ")":
                 self.i += 1
                 break
-            if self.word() is None:
+            w = self.word()
+            if w is None:
                 self.bad(f"unexpected {s[i]!r} in an array assignment")
                 self.i += 1
+            elif self.wf is not None:
+                items.extend(self.wf)
+            else:
+                items.append(w)
+            unk = unk or self.unk
+        self.av = items
+        self.unk = unk
         return s[start : self.i]
 
     # -- words ---------------------------------------------------------------------------------
@@ -1083,12 +1320,16 @@ class Reader:
         n = self.n
         plain = _lazy("cond") if cond else _PLAIN
         m = plain(s, i)
+        self.wf = None
+        self.unk = False
         if m is not None:
             j = m.end()
             if j >= n or s[j] in (" \t\n;" if cond else _DELIMS):
                 self.i = j
                 return m.group()
         parts: list[str] = []
+        # Expansions of this word whose values are known: (index in parts, value, kind).
+        xs: list[tuple[int, Value, int]] = []
         start = i
         while i < n:
             m = plain(s, i)
@@ -1108,7 +1349,7 @@ class Reader:
                     i = j + 1
             elif c == '"':
                 self.i = i + 1
-                self.dquote(parts)
+                self.dquote(parts, xs)
                 i = self.i
             elif c == "\\":
                 if i + 1 >= n:
@@ -1123,14 +1364,22 @@ class Reader:
                 self.i = i
                 parts.append(self.dollar(False))
                 i = self.i
+                if self.xv is not None:
+                    xs.append((len(parts) - 1, self.xv, _LIST_SPLIT if isinstance(self.xv, list) else _SPLIT))
             elif c == "`":
                 self.i = i
                 parts.append(self.backtick(False))
                 i = self.i
+                if self.xv is not None:
+                    xs.append((len(parts) - 1, self.xv, _SPLIT))
             elif c in "<>" and i == start and i + 1 < n and s[i + 1] == "(":
                 self.i = i + 2
                 self.subst(c != ">")
                 parts.append(s[i : self.i])
+                if self.sv is not None and c == "<":
+                    self.sh.procsubs[parts[-1]] = self.sv
+                else:
+                    self.unk = True
                 i = self.i
             elif cond and c in "&|<>()":
                 if c in "&|" and i + 1 < n and s[i + 1] == c:
@@ -1142,10 +1391,28 @@ class Reader:
         self.i = i
         if i == start:
             return None
+        if xs:
+            self.expanded_word(parts, xs, s[start:i])
         return "".join(parts)
 
-    def dquote(self, parts: list[str]) -> None:
-        """Read the inside of "..." from i, past the closing quote, adding its value to parts."""
+    def expanded_word(self, parts: list[str], xs: list[tuple[int, Value, int]], raw: str) -> None:
+        """Set wf and wv: the fields and the value of a word whose expansions xs are known."""
+        from jouet_git.shell import expand
+
+        known = {k: (value, kind) for k, value, kind in xs}
+        pieces: list[tuple[Value, int]] = []
+        for k, part in enumerate(parts):
+            got = known.get(k)
+            pieces.append((part, expand.LITERAL) if got is None else got)
+        ifs = self.sh.vars.get("IFS", expand.DEFAULT_IFS)
+        ifs = ifs if isinstance(ifs, str) else expand.DEFAULT_IFS
+        quoted = "'" in raw or '"' in raw
+        self.wf = expand.fields(pieces, ifs, quoted)
+        self.wv = "".join(expand.joined(value) if kind != expand.LITERAL else str(value) for value, kind in pieces)
+
+    def dquote(self, parts: list[str], xs: list[tuple[int, Value, int]] | None = None) -> None:
+        """Read the inside of "..." from i, past the closing quote, adding its value to parts (and
+        the known values of its expansions to xs)."""
         s = self.s
         n = self.n
         i = self.i
@@ -1179,17 +1446,25 @@ class Reader:
                 self.i = i
                 parts.append(self.dollar(True))
                 i = self.i
+                if xs is not None and self.xv is not None:
+                    xs.append((len(parts) - 1, self.xv, _LIST_QUOTED if isinstance(self.xv, list) else _QUOTED))
             else:  # backtick
                 self.i = i
                 parts.append(self.backtick(True))
                 i = self.i
+                if xs is not None and self.xv is not None:
+                    xs.append((len(parts) - 1, self.xv, _QUOTED))
         self.i = i
 
     def dollar(self, in_dq: bool) -> str:
-        """Read what starts with the $ at i; its value (expansions as written, $'...' decoded)."""
+        """Read what starts with the $ at i; its value (expansions as written, $'...' decoded).
+
+        Sets xv to the expansion's value when it is known from earlier in the call (a variable, a
+        pure command substitution), None otherwise."""
         s = self.s
         n = self.n
         i = self.i
+        self.xv = None
         if i + 1 >= n:
             self.i = i + 1
             return "$"
@@ -1198,13 +1473,23 @@ class Reader:
             if i + 2 < n and s[i + 2] == "(" and self.is_arith(i + 3):
                 self.i = i + 3
                 self.arith()
+                self.xv = None
             else:
                 self.i = i + 2
                 self.subst(True)
+                self.xv = None if self.sv is None else self.sv.rstrip("\n")
+            if self.xv is None:
+                self.unk = True
             return s[i : self.i]
         if c == "{":
             self.i = i + 2
             self.brace()
+            self.xv = None
+            inner = s[i + 2 : self.i - 1]
+            if self.sh.vars or ("-" in inner or "=" in inner):
+                self.xv = self.param(inner)
+            if self.xv is None:
+                self.unk = True
             return s[i : self.i]
         if c == "'" and not in_dq:
             return self.ansi_c(i + 2)
@@ -1219,10 +1504,173 @@ class Reader:
             return s[i : self.i]
         if c in _SPECIAL_PARAMS:
             self.i = i + 2
+            if self.sh.vars:
+                xv = self.lookup(c)
+                self.xv = xv if xv is None or self.charge(_size(xv)) else None
+            if self.xv is None:
+                self.unk = True
             return s[i : self.i]
         j = _name_end(s, i + 1)
         self.i = j if j > i + 1 else i + 1
-        return s[i : self.i] if j > i + 1 else "$"
+        if j == i + 1:
+            return "$"
+        if self.sh.vars:
+            got = self.lookup(s[i + 1 : j])
+            self.xv = (got[0] if got else "") if isinstance(got, list) else got
+            if self.xv is not None and not self.charge(len(self.xv)):
+                self.xv = None
+        if self.xv is None:
+            self.unk = True
+        return s[i : self.i]
+
+    def param(self, inner: str) -> Value | None:
+        """The value of ${inner}, when known; the text it makes counts against the budget, and
+        pattern operations against MAX_PATTERN_OPS."""
+        from jouet_git.shell.expand import param
+
+        sh = self.sh
+        name_end = _name_end(inner, 1 if inner[:1] in "#!" else 0)
+        if any(c in inner[name_end:] for c in "#%/"):
+            sh.patterns += 1
+            if sh.patterns > MAX_PATTERN_OPS:
+                self.bad(f"too much nested text: more than {MAX_PATTERN_OPS} pattern operations "
+                         "(${x#p}, ${x/p/r}...) to work out")
+                return None
+        value = param(inner, self.lookup, self.assign)
+        if value is None:
+            return None
+        return value if self.charge(_size(value)) else None
+
+    # -- variables -----------------------------------------------------------------------------
+
+    def lookup(self, name: str) -> Value | None:
+        """The value of a variable or parameter assigned earlier in the call, or None. A value
+        made with something not known (kept as written in it) marks the word unknown (unk)."""
+        got = self.sh.vars.get(name)
+        if got is not None:
+            if name in self.sh.partial:
+                self.unk = True
+            return got
+        args = self.sh.vars.get("@")
+        if not isinstance(args, list):
+            return None
+        if name.isdigit():
+            k = int(name)
+            return (args[k - 1] if k <= len(args) else "") if k > 0 else None
+        if name == "#":
+            return str(len(args))
+        if name == "*":
+            return " ".join(args)
+        return None
+
+    def assign(self, name: str, value: Value | None, partial: bool = False) -> None:
+        """Give a variable a value (None: one not known, so $name stays as written; partial: the
+        value holds expansions not known, kept as written)."""
+        sh = self.sh
+        vars_ = sh.vars
+        if value is not None and name not in vars_ and len(vars_) >= MAX_VARS:
+            if not sh.full:
+                sh.full = True
+                self.bad(f"too many variables: the call sets more than {MAX_VARS}; the values of the "
+                         "others are not followed")
+            value = None
+        sh.journal.append((name, vars_.get(name), name in sh.exported, name in sh.partial))
+        if value is None:
+            vars_.pop(name, None)
+        else:
+            vars_[name] = value
+        if partial:
+            sh.partial.add(name)
+        elif sh.partial:
+            sh.partial.discard(name)
+
+    def export(self, name: str, on: bool = True) -> None:
+        sh = self.sh
+        sh.journal.append((name, sh.vars.get(name), name in sh.exported, name in sh.partial))
+        if on:
+            sh.exported.add(name)
+        else:
+            sh.exported.discard(name)
+
+    def save(self) -> Saved:
+        """A mark to put the variables back to after a subshell (its cost is that of the changes
+        made in between, not of the variables)."""
+        return len(self.sh.journal), None
+
+    def restore(self, saved: Saved) -> None:
+        sh = self.sh
+        mark, outer = saved
+        journal = sh.journal
+        if outer is not None:
+            # Back from a child shell: its variables are dropped whole.
+            sh.vars, sh.exported, sh.partial = outer
+            del journal[mark:]
+            return
+        while len(journal) > mark:
+            name, old, exported, partial = journal.pop()
+            if old is None:
+                sh.vars.pop(name, None)
+            else:
+                sh.vars[name] = old
+            if exported:
+                sh.exported.add(name)
+            else:
+                sh.exported.discard(name)
+            if partial:
+                sh.partial.add(name)
+            else:
+                sh.partial.discard(name)
+
+    def assignments(self, env: dict[str, str], arrays: dict[str, list[str]], appended: set[str],
+                    partial: set[str]) -> None:
+        """A command of assignments only: the variables keep their values for the rest of the
+        shell (NAME[k]=... makes the array unknown; partial: values made with unknown parts)."""
+        for name, value in env.items():
+            if "[" in name:
+                self.assign(name.partition("[")[0], None)
+                continue
+            new: Value = arrays.get(name, value)
+            if name in appended:
+                old = self.lookup(name)
+                if old is None:
+                    new = None if isinstance(new, list) else "${" + name + "}" + new  # type: ignore[assignment]
+                elif isinstance(old, list) or isinstance(new, list):
+                    new = (old if isinstance(old, list) else [old]) + (new if isinstance(new, list) else [new])
+                else:
+                    new = old + new
+            self.assign(name, new, name in partial or (name in appended and name in self.sh.partial))
+
+    def setter(self, cmd: Command, arrays: dict[str, list[str]]) -> None:
+        """What export, declare, local, readonly, typeset, unset, read, printf -v, set, shift and
+        alias do to the variables (and aliases)."""
+        from jouet_git.shell.values import builtin
+
+        builtin(self, cmd, arrays)
+
+    def list_value(self, items: list[AndOr]) -> str | None:
+        """What a list of commands prints, when every command in it is pure (see pure.py)."""
+        for item in items:
+            for pipe in item.pipes:
+                for elem in pipe.elems:
+                    cmd = elem.cmd
+                    if cmd is None or (cmd.program not in PURE and cmd.argv and cmd.program != "false"):
+                        return None
+        from jouet_git.shell.values import list_output
+
+        return list_output(self, items)
+
+    def child(self, cmd: Command) -> Saved:
+        """Switch to the variables a child process of cmd sees (exported ones and cmd's own
+        assignments); returns the current ones, to restore."""
+        sh = self.sh
+        saved: Saved = (len(sh.journal), (sh.vars, sh.exported, sh.partial))
+        env: dict[str, Value] = {k: sh.vars[k] for k in sh.exported if k in sh.vars}
+        env.update(cmd.env)
+        partial = {k for k in sh.partial if k in env}
+        sh.vars = env
+        sh.exported = set(env)
+        sh.partial = partial
+        return saved
 
     def skip_quoted(self, i: int) -> int:
         """Past the escape, quoted text or expansion at I (a character of _QUOTING), read as data
@@ -1411,58 +1859,89 @@ class Reader:
             pmap.append(self.at(k))
             body = "".join(chars)
         self.i = end
+        saved = self.save()
         self.sub(body, captured=True, spans=self.spans, base=self.at(start + 1), pmap=pmap,
-                 prefix=self.prefix, seq=self.seq)
+                 prefix=self.prefix, seq=self.seq, value=True, fresh=True)
+        self.restore(saved)
+        self.xv = None if self.sv is None else self.sv.rstrip("\n")
+        if self.xv is None:
+            self.unk = True
         return s[start:end]
 
     def sub(self, text: str, *, captured: bool, spans: bool, base: int, pmap: list[int] | None,
-            prefix: tuple[int, ...], seq: int | None, chain: list[str] | None = None) -> list[Command]:
+            prefix: tuple[int, ...], seq: int | None, chain: list[str] | None = None,
+            value: bool = False, origin: Command | None = None, fresh: bool = False) -> list[Command]:
         """Read text (a backtick body, a -c script) as a nested script; its own commands.
 
         chain: the programs that run the text, when it is a script of its own (None: this text's
-        own, for a backtick body)."""
+        own, for a backtick body). value: set sv to what the text prints, when that is known.
+        fresh: the text runs in a subshell or process of its own (origin: the command that starts
+        it), so that its cds move only its own commands."""
         sh = self.sh
+        self.sv = None
+        if sh.stopped:
+            return []
         if not text.strip():
+            if value:
+                self.sv = ""
             return []
-        if sh.work < len(text):
-            self.bad("too much text nested in backticks or -c scripts; the rest is kept as data")
+        if not self.charge(len(text)):
             return []
-        sh.work -= len(text)
         if not self.enter():
             return []
         try:
+            scope = self.scope
+            if fresh or origin is not None:
+                sh.scopes += 1
+                scope = (*scope, sh.scopes)
             reader = Reader(sh, text, nested=True, captured=captured, spans=spans, base=base,
-                            pmap=pmap, prefix=prefix, seq=seq, scope=self.scope,
-                            chain=self.chain if chain is None else chain)
-            reader.script()
+                            pmap=pmap, prefix=prefix, seq=seq, scope=scope,
+                            chain=self.chain if chain is None else chain,
+                            origin=self.origin if origin is None and not fresh else origin)
+            items = reader.script()
+            if value:
+                self.sv = reader.list_value(items)
             return reader.emitted
         finally:
             sh.depth -= 1
 
     def subst(self, captured: bool) -> None:
-        """Read the commands of $(...), <(...) or >(...) in place, from just inside the paren."""
+        """Read the commands of $(...), <(...) or >(...) in place, from just inside the paren;
+        sv is then what they print, when that is known."""
+        self.sv = None
         if not self.enter():
             return
-        saved = (self.nested, self.captured, self.last, self.sep, self.emitted)
+        saved = (self.nested, self.captured, self.last, self.sep, self.emitted, self.scope, self.origin)
+        variables = self.save()
+        # A subshell: its cds move only its own commands.
+        self.sh.scopes += 1
+        self.scope = (*self.scope, self.sh.scopes)
+        self.origin = None
         self.nested = True
         self.captured = captured or self.captured
         self.last = None
         self.sep = None
         self.emitted = []
         self.substs += 1
+        self.sv = None
         try:
             start = self.i
-            self.read_list(_STOP_PAREN)
+            items = self.read_list(_STOP_PAREN)
             if self.sep is not None:
                 self.sep.op = None
             if self.i < self.n and self.s[self.i] == ")":
                 self.i += 1
             else:
                 self.bad("a $( or <( is never closed", start - 2)
+            if self.feeds and not self.pending:
+                _follow().flush(self)
+            value = self.list_value(items)
         finally:
-            self.nested, self.captured, self.last, self.sep, self.emitted = saved
+            self.nested, self.captured, self.last, self.sep, self.emitted, self.scope, self.origin = saved
+            self.restore(variables)
             self.substs -= 1
             self.sh.depth -= 1
+        self.sv = value
 
     def is_arith(self, j: int) -> bool:
         """Whether the (( ending at j opens arithmetic (closed by `))`), not nested subshells."""
@@ -1556,17 +2035,21 @@ class Reader:
         stdin_from: str | None = None,
     ) -> Command:
         sh = self.sh
+        sh.commands += 1
+        if sh.commands > MAX_COMMANDS:
+            self.counted()
         u: Unwrapped | None = None
-        if words:
+        program = program_name(words[0]) if words else ""
+        if program in ALL_WRAPPERS:
             u = unwrap_more(words)
             argv, via, offset = u.argv, u.via, u.offset
             if u.env:
                 env = {**env, **u.env}
+            program = program_name(argv[0]) if argv else ""
         else:
             argv, via, offset = words, [], 0
         if self.chain:
             via = [*self.chain, *via]
-        program = program_name(argv[0]) if argv else ""
         line = " ".join(argv)
         if self.spans:
             span: tuple[int, int] | None = (self.at(start), self.at(end))
@@ -1579,6 +2062,7 @@ class Reader:
             self.nested, line[:80], line, False, self.captured,
         )
         cmd.scope = self.scope
+        cmd.origin = self.origin
         cmd.stdin_from = stdin_from
         if self.nested:
             cmd.seq = sh.count if self.seq is None else self.seq
@@ -1589,409 +2073,48 @@ class Reader:
             sh.top.append(cmd)
         if fixed:
             sh.fixed.add(id(cmd))
+            if stdout_to is not None and program in PURE:
+                sh.writes = True  # a pure command writing a file: what it writes may be run later
         self.last = cmd
         self.sep = None
         self.emitted.append(cmd)
         if u is not None:
             if u.stdin_args:
                 cmd.stdin_args = True
+            if u.chdir is not None:
+                cmd.chdir = u.chdir
             if u.xargs is not None:
                 at = wpos[offset] if offset >= 0 else start
                 sh.consumers[id(cmd)] = ("xargs", (*self.prefix, self.at(at)), u.xargs)
-            if u.script is not None or program in SHELLS or program in OTHER_SHELLS or program in _FOLLOW:
-                at = wpos[offset] if offset >= 0 else start
-                self.follow(cmd, u, (*self.prefix, self.at(at)), wpos, offset)
-            elif program in _CD and all(v in _CD_VIA for v in via):
-                self.moved(cmd)
-            elif sh.files and "/" in argv[0]:
-                at = wpos[offset] if offset >= 0 else start
-                self.executable(cmd, (*self.prefix, self.at(at)))
+        if not argv:
+            return cmd
+        if ((u is not None and u.script is not None) or program in _SPECIAL
+                or (sh.functions and program in sh.functions)
+                or (sh.aliases and argv[0] in sh.aliases)
+                or (program[:1] in "pl" and is_interpreter(program))):
+            at = wpos[offset] if offset >= 0 else start
+            _follow().follow(self, cmd, u, (*self.prefix, self.at(at)), wpos, offset)
+        elif program in CD:
+            if all(v in CD_VIA for v in via):
+                _follow().moved(self, cmd)
+        elif sh.files and "/" in argv[0]:
+            at = wpos[offset] if offset >= 0 else start
+            _follow().executable(self, cmd, (*self.prefix, self.at(at)))
         return cmd
 
-    def moved(self, cmd: Command) -> None:
-        """Follow a top-level cd, for reading files where later commands run (see workdirs)."""
-        from jouet_git.shell.workdirs import _cd, _lookup
+def _follow() -> ModuleType:
+    """follow.py, imported on first use: most commands need none of it."""
+    from jouet_git.shell import follow
 
-        wheres = self.sh.wheres
-        if self.nested:
-            # A cd inside $(...) or a -c script: where its later commands run is not followed.
-            wheres[self.scope] = False
-            return
-        wheres[self.scope] = _cd(_lookup(wheres, self.scope), cmd.program, cmd.argv)
-
-    # -- what commands run: scripts, and commands made of words -------------------------------
-
-    def follow(self, cmd: Command, u: Unwrapped | None, key: tuple[int, ...], wpos: list[int] | None,
-               offset: int) -> None:
-        """Read what cmd runs besides itself: the script of a shell or a wrapper, the commands of
-        find -exec, fd -x and parallel. key orders what is found among the nested commands."""
-        if u is not None and u.script is not None:
-            self.shell_c(cmd, u.script, key)
-            return
-        program = cmd.program
-        if program in SHELLS:
-            mode, k = shell_mode(cmd.argv)
-            if mode == "c":
-                if wpos is not None and offset >= 0:
-                    key = (*self.prefix, self.at(wpos[offset + k]))
-                script = cmd.argv[k]
-                if script.startswith("--command="):
-                    script = script.partition("=")[2]
-                self.shell_c(cmd, script, key)
-            elif mode == "stdin":
-                self.sh.consumers[id(cmd)] = ("shell", key, None)
-            elif mode == "file":
-                self.run_file(cmd, cmd.argv[k], key)
-            return
-        if program in OTHER_SHELLS:
-            other = other_shell_script(program, cmd.argv)
-            if other is not None:
-                self.shell_c(cmd, other, key)
-            return
-        how = _FOLLOW.get(program)
-        if how is not None:
-            how(self, cmd, key)
-
-    def shell_c(self, cmd: Command, script: str, key: tuple[int, ...]) -> None:
-        """Read a script cmd runs (`sh -c`, `su -c`, ...); its commands share cmd's output."""
-        kids = self.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None, prefix=key,
-                        seq=cmd.seq, chain=[*cmd.via, cmd.program])
-        self.adopt(cmd, kids)
-
-    def adopt(self, cmd: Command, kids: list[Command]) -> None:
-        """Make kids share cmd's output and input: redirections and pipes of cmd reach them."""
-        if not kids:
-            return
-        sh = self.sh
-        sh.children.setdefault(id(cmd), []).extend(kids)
-        if id(cmd) in sh.fixed:
-            self.mark_stdout(kids, cmd.stdout_to)
-        if cmd.stdin_redirected:
-            self.mark_stdin(kids, cmd.stdin_from)
-        if cmd.background:
-            self.mark_background(kids)
-
-    def derive(self, parent: Command, words: list[str], key: tuple[int, ...], stdin_args: bool) -> None:
-        """A command that parent runs, given as words (find -exec's), read as a nested command."""
-        if not words or not self.enter():
-            return
-        sh = self.sh
-        try:
-            u = unwrap_more(words)
-            argv = u.argv
-            program = program_name(argv[0]) if argv else ""
-            line = " ".join(argv)
-            kid = Command(
-                words, argv, program, [], [*parent.via, parent.program, *u.via], None, None,
-                parent.stdin_redirected, dict(u.env or {}), None, None, True, line[:80], line,
-                parent.background, parent.captured,
-            )
-            kid.stdin_args = stdin_args or u.stdin_args
-            kid.scope = parent.scope
-            kid.seq = parent.seq
-            sh.nested.append((key, kid))
-            self.adopt(parent, [kid])
-            if u.script is not None or program in SHELLS or program in OTHER_SHELLS or program in _FOLLOW:
-                self.follow(kid, u, key, None, -1)
-        finally:
-            sh.depth -= 1
-
-    def run_file(self, cmd: Command, path: str, key: tuple[int, ...]) -> None:
-        """Read the script file a shell runs (`bash x.sh`, `source x.sh`), when it may be read."""
-        if path in ("/dev/stdin", "-", "/proc/self/fd/0", "/dev/fd/0"):
-            self.sh.consumers[id(cmd)] = ("shell", key, None)
-            return
-        text = self.read_file(path)
-        if text is not None:
-            self.shell_c(cmd, text, key)
-
-    def source(self, cmd: Command, key: tuple[int, ...]) -> None:
-        """`source FILE` and `. FILE` run the file's commands in this shell."""
-        if len(cmd.argv) > 1:
-            self.run_file(cmd, cmd.argv[1], key)
-
-    def at_job(self, cmd: Command, key: tuple[int, ...]) -> None:
-        """`at TIME` and `batch` run the script they read (or the file given with -f)."""
-        argv = cmd.argv
-        for k, word in enumerate(argv[1:], 1):
-            if word in ("-l", "-d", "-r", "-c", "-q", "-V", "-h", "--help", "--version") or word.startswith("-c"):
-                return
-            if word == "-f" and k + 1 < len(argv):
-                self.run_file(cmd, argv[k + 1], key)
-                return
-        self.sh.consumers[id(cmd)] = ("shell", key, None)
-
-    def executable(self, cmd: Command, key: tuple[int, ...]) -> None:
-        """`./x.sh`: a script written earlier in this call is read (a file on disk is not)."""
-        sh = self.sh
-        text = sh.files.get(self.file_key(cmd.argv[0]) or "") if sh.files else None
-        if text is None:
-            return
-        first = text.split("\n", 1)[0]
-        if first.startswith("#!"):
-            words = first[2:].split()
-            if words and program_name(words[0]) == "env" and len(words) > 1:
-                words = words[1:]
-            if not words or program_name(words[0]) not in SHELLS:
-                return
-        self.shell_c(cmd, text, key)
-
-    def file_key(self, path: str) -> str | None:
-        """How a file named in this command is known among the files written earlier in the call:
-        its path from the call's directory (None when that cannot be told)."""
-        import posixpath
-
-        if not path or "$" in path or "`" in path or path.startswith("~"):
-            return None
-        if path.startswith("/"):
-            return posixpath.normpath(path)
-        from jouet_git.shell.workdirs import _lookup
-
-        where = _lookup(self.sh.wheres, self.scope)
-        if where is False:
-            return None
-        base = where if isinstance(where, str) else ""
-        if base.startswith(("~", "$HOME", "${HOME}")):
-            return None
-        return posixpath.normpath(posixpath.join(base, path))
-
-    def read_file(self, path: str) -> str | None:
-        """The text of a file a command reads: one written earlier in the call, or a regular
-        file of at most MAX_FILE bytes inside the call's directory. None when it is neither."""
-        sh = self.sh
-        key = self.file_key(path)
-        if key is None:
-            return None
-        if key in sh.files:
-            return sh.files[key]
-        if sh.cwd is None or sh.reads >= MAX_READS:
-            return None
-        sh.reads += 1
-        import os
-        import stat
-
-        root = os.path.realpath(sh.cwd)
-        full = os.path.realpath(os.path.join(root, key))
-        if full != root and not full.startswith(root.rstrip(os.sep) + os.sep):
-            return None
-        try:
-            info = os.stat(full)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE:
-                return None
-            fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-            try:
-                data = os.read(fd, MAX_FILE + 1)
-            finally:
-                os.close(fd)
-        except (OSError, ValueError):
-            return None
-        if len(data) > MAX_FILE or not self.charge(len(data)):
-            return None
-        return data.decode("utf-8", "surrogateescape")
-
-    def charge(self, size: int) -> bool:
-        """Count size characters of text made or read again against the budget."""
-        sh = self.sh
-        if sh.work < size:
-            self.bad("too much nested text: the command makes or reads again more text than jouet "
-                     "reads; the rest is kept as data")
-            return False
-        sh.work -= size
-        return True
-
-    # -- feeding commands what they read ------------------------------------------------------
-
-    def feed_pipeline(self, elems: list[Elem]) -> None:
-        """Note what the commands of a pipeline read from their input and write to files, to be
-        worked out once the here-documents of its line have been read."""
-        sh = self.sh
-        for k, elem in enumerate(elems):
-            cmd = elem.cmd
-            if cmd is None:
-                continue
-            info = sh.consumers.get(id(cmd)) if sh.consumers else None
-            if info is not None:
-                self.feeds.append((elems, k, info))
-            if cmd.stdout_to is not None and cmd.program in _PURE:
-                self.feeds.append((elems, k, None))
-        if self.feeds and not self.pending:
-            self.flush()
-
-    def flush(self) -> None:
-        feeds = self.feeds
-        self.feeds = []
-        for elems, k, info in feeds:
-            if info is None:
-                self.write(elems, k)
-            else:
-                self.feed(elems, k, info)
-
-    def own_input(self, cmd: Command) -> str | None:
-        """What cmd reads from its own redirection: a here-document, a here-string or a file."""
-        if cmd.heredocs:
-            body = cmd.heredocs[-1]
-            text = self.sh.expanded.get(id(body), body)
-            return text if text.endswith("\n") or not text else text + "\n"
-        if cmd.stdin_from is not None:
-            return self.read_file(cmd.stdin_from)
-        return None
-
-    def input_of(self, elems: list[Elem], k: int) -> str | None:
-        """What elems[k] reads: its own redirection, or what the pure commands before it in the
-        pipeline print (None when that is not known)."""
-        cmd = elems[k].cmd
-        if cmd is None:
-            return None
-        if cmd.heredocs or cmd.stdin_from is not None:
-            return self.own_input(cmd)
-        if cmd.stdin_redirected or k == 0:
-            return None
-        from jouet_git.shell.pure import output
-
-        before = elems[k - 1].cmd
-        if before is None or id(before) in self.sh.consumers:
-            return None
-        text = output(before.argv, self.input_of(elems, k - 1), self.read_file)
-        if text is None or not self.charge(len(text)):
-            return None
-        return text
-
-    def write(self, elems: list[Elem], k: int) -> None:
-        """Remember what a pure command writes to a file, for a later `bash FILE` to read."""
-        from jouet_git.shell.pure import output
-
-        cmd = elems[k].cmd
-        assert cmd is not None and cmd.stdout_to is not None
-        text = output(cmd.argv, self.input_of(elems, k), self.read_file)
-        if text is None or not self.charge(len(text)):
-            return
-        targets = [cmd.stdout_to]
-        if cmd.program == "tee":
-            targets += [a for a in cmd.argv[1:] if not a.startswith("-")]
-        for target in targets:
-            key = self.file_key(target)
-            if key is not None:
-                self.sh.files[key] = text
-
-    def feed(self, elems: list[Elem], k: int, info: Consumer) -> None:
-        """Give a command that runs what it reads the input it is known to get."""
-        kind, key, how = info
-        cmd = elems[k].cmd
-        assert cmd is not None
-        text = self.input_of(elems, k)
-        if text is None:
-            return
-        if kind == "xargs":
-            assert how is not None
-            self.fill_xargs(cmd, key, how, text)
-        elif kind == "shell":
-            kids = self.sub(text, captured=cmd.captured, spans=False, base=0, pmap=None, prefix=key,
-                            seq=cmd.seq, chain=[*cmd.via, cmd.program])
-            self.adopt(cmd, kids)
-
-    def fill_xargs(self, cmd: Command, key: tuple[int, ...], how: XargsHow, text: str) -> None:
-        """Put the arguments xargs reads into the command it runs; each further command xargs
-        would make of its input is read as a nested command."""
-        replace, split, per, by_lines = how
-        if split == "blank":
-            items = split_string(text)
-            lines = [split_string(line) for line in text.split("\n") if line.strip()] if by_lines else []
-        elif split == "line":
-            items = [line.lstrip(" \t") for line in text.split("\n") if line.strip(" \t")]
-            lines = [[item] for item in items]
-        else:
-            sep = "\0" if split == "nul" else split
-            items = text.split(sep)
-            if items and items[-1] in ("", "\n"):
-                items.pop()
-            lines = [[item] for item in items]
-        chunks: list[list[str]]
-        if replace is not None:
-            chunks = [[item] for item in items]
-        elif by_lines:
-            step = per or 1
-            chunks = [[w for line in lines[j : j + step] for w in line] for j in range(0, len(lines), step)]
-        elif per:
-            chunks = [items[j : j + per] for j in range(0, len(items), per)]
-        else:
-            chunks = [items]
-        template = list(cmd.argv)
-        for n, chunk in enumerate(chunks[:MAX_XARGS]):
-            if replace is not None:
-                argv = [w.replace(replace, chunk[0]) for w in template]
-            else:
-                argv = template + chunk
-            if not self.charge(sum(len(w) + 1 for w in argv)):
-                return
-            if n == 0:
-                target = cmd
-                cmd.argv = argv
-                self.drop(cmd)
-            else:
-                target = Command(argv, argv, "", [], list(cmd.via), None, cmd.stdout_to,
-                                 cmd.stdin_redirected, dict(cmd.env), None, None, True, "", "",
-                                 cmd.background, cmd.captured)
-                target.scope = cmd.scope
-                target.seq = cmd.seq
-                self.sh.nested.append(((*key, n), target))
-                self.adopt(cmd, [target])
-            target.program = program_name(argv[0]) if argv else ""
-            target.line = " ".join(argv)
-            target.text = target.line[:80]
-            target.stdin_args = False
-            if target.program in SHELLS or target.program in _FOLLOW:
-                self.follow(target, None, (*key, n), None, -1)
-
-    def drop(self, cmd: Command) -> None:
-        """Forget the commands read from what cmd ran before its arguments were filled in."""
-        sh = self.sh
-        kids = sh.children.pop(id(cmd), None)
-        while kids:
-            more: list[Command] = []
-            for kid in kids:
-                sh.dropped.add(id(kid))
-                more.extend(sh.children.pop(id(kid), ()))
-            kids = more
-
-    def find_exec(self, cmd: Command, key: tuple[int, ...]) -> None:
-        from jouet_git.shell.runners import find_execs
-
-        for k, (words, filled) in enumerate(find_execs(cmd.argv)):
-            self.derive(cmd, words, (*key, k), filled)
-
-    def fd_exec(self, cmd: Command, key: tuple[int, ...]) -> None:
-        from jouet_git.shell.runners import fd_execs
-
-        for k, words in enumerate(fd_execs(cmd.argv)):
-            self.derive(cmd, words, (*key, k), True)
-
-    def parallel(self, cmd: Command, key: tuple[int, ...]) -> None:
-        from jouet_git.shell.runners import parallel_scripts
-
-        got = parallel_scripts(cmd.argv)
-        if got is None:
-            return
-        scripts, unknown = got
-        for k, script in enumerate(scripts):
-            kids = self.sub(script, captured=cmd.captured, spans=False, base=0, pmap=None,
-                            prefix=(*key, k), seq=cmd.seq, chain=[*cmd.via, cmd.program])
-            if unknown:
-                for kid in kids:
-                    kid.stdin_args = True
-            self.adopt(cmd, kids)
+    return follow
 
 
-_FOLLOW: dict[str, Callable[[Reader, Command, tuple[int, ...]], None]] = {
-    "source": Reader.source,
-    ".": Reader.source,
-    "at": Reader.at_job,
-    "batch": Reader.at_job,
-    "find": Reader.find_exec,
-    "gfind": Reader.find_exec,
-    "fd": Reader.fd_exec,
-    "fdfind": Reader.fd_exec,
-    "parallel": Reader.parallel,
-}
+def _size(value: Value) -> int:
+    return len(value) if isinstance(value, str) else sum(len(v) + 1 for v in value)
+
+
+def _joined(value: Value) -> str:
+    return value if isinstance(value, str) else " ".join(value)
 
 
 def _rejoin(text: str) -> str:

@@ -14,14 +14,24 @@ _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 
 # GNU parallel's replacement strings: the argument, without extension, basename, dirname...
 _REPLACEMENTS = ("{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}")
-# At most this many command lines are made from one parallel call; each argument appears in one.
-MAX_PARALLEL = 64
 
 
-def find_execs(argv: list[str]) -> list[tuple[list[str], bool]]:
+def find_roots(argv: list[str]) -> list[str]:
+    """The starting points of a find command (`.` when none is given)."""
+    roots: list[str] = []
+    for word in argv[1:]:
+        if word in ("-H", "-L", "-P") or word.startswith("-O") or word.startswith("-D"):
+            continue
+        if word.startswith(("-", "(", "!")) or word in (",", ")"):
+            break
+        roots.append(word)
+    return roots or ["."]
+
+
+def find_execs(argv: list[str]) -> list[tuple[list[str], bool, bool]]:
     """The commands find's -exec, -execdir, -ok and -okdir actions run, each with whether find
-    fills in some of its arguments (`{}`)."""
-    out: list[tuple[list[str], bool]] = []
+    fills in some of its arguments (`{}`) and whether it runs in each file's directory (-execdir)."""
+    out: list[tuple[list[str], bool, bool]] = []
     i = 1
     n = len(argv)
     while i < n:
@@ -33,7 +43,7 @@ def find_execs(argv: list[str]) -> list[tuple[list[str], bool]]:
             j += 1
         words = argv[i + 1 : j]
         if words:
-            out.append((words, any("{}" in w for w in words)))
+            out.append((words, any("{}" in w for w in words), argv[i].endswith("dir")))
         i = j + 1
     return out
 
@@ -127,7 +137,7 @@ def parallel_scripts(argv: list[str]) -> tuple[list[str], bool] | None:
         return ([line] if line else []), unknown
     if not template:
         # No command: each argument is a command line of its own.
-        return [arg for group in groups for arg in group][:MAX_PARALLEL], unknown
+        return [arg for group in groups for arg in group], unknown
     firsts = [group[0] if group else "" for group in groups]
     scripts: list[str] = []
     for k, group in enumerate(groups):
@@ -135,8 +145,6 @@ def parallel_scripts(argv: list[str]) -> tuple[list[str], bool] | None:
             args = list(firsts)
             args[k] = arg
             scripts.append(_fill(line, args))
-            if len(scripts) >= MAX_PARALLEL:
-                return scripts, unknown
     return scripts, unknown
 
 

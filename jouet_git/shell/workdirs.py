@@ -1,4 +1,5 @@
-"""Where each command of a script runs, after the `cd`s at the top level of the script before it.
+"""Where each command of a script runs, after the `cd`s at the top level of the script before it,
+and the directory a wrapper moves it to (`env -C dir`, `sudo -D dir`: Command.chdir).
 
 A `cd` inside a subshell, a pipeline element or a background list moves only the commands after it
 in that same subshell; one inside $(...) or a -c script moves nothing here. A command inside $(...)
@@ -22,21 +23,55 @@ def dirs(commands: list[Command]) -> list[str | bool | None]:
     lead to (relative, absolute, or under ~ or $HOME, as written, joined when several), or False
     after a cd that cannot be followed (a bare `cd`, `cd -`, `cd $DIR`).
 
-    Expects the commands of one parse() result: their internal seq and scope say which top-level
-    command each belongs to and which subshell it runs in. Commands built some other way (seq -1)
-    are taken in list order, nested ones after every top-level cd.
+    Expects the commands of one parse() result: their internal seq, scope and origin say which
+    top-level command each belongs to, which subshell it runs in, and which command started the
+    process it runs in. A cd moves the later commands of its own subshell or process (a `sh -c`
+    script's cd moves that script's commands; eval's, source's and a function's move the shell).
+    A wrapper's move (Command.chdir) moves its command and what that command runs. Commands built
+    some other way (seq -1) are taken in list order, nested ones after every top-level cd.
     """
     order = sorted(range(len(commands)), key=lambda k: _order(commands[k], k))
     states: dict[tuple[int, ...], Where] = {(): None}
+    started: dict[int, Where] = {}  # id(command) -> where the process it starts begins
     out: list[Where] = [None] * len(commands)
     for k in order:
         cmd = commands[k]
         scope = getattr(cmd, "scope", ())
-        here = _lookup(states, scope)
+        origin = getattr(cmd, "origin", None)
+        if origin is not None and scope not in states:
+            states[scope] = _start(origin, states, started)
+        here = _moved(_lookup(states, scope), getattr(cmd, "chdir", None))
         out[k] = here
-        if not cmd.nested and cmd.program in _CD and all(v in _CD_VIA for v in cmd.via):
+        if cmd.program in _CD and _plain(cmd):
             states[scope] = _cd(here, cmd.program, cmd.argv)
     return out
+
+
+def _start(origin: Command, states: dict[tuple[int, ...], Where], started: dict[int, Where]) -> Where:
+    """Where the process origin starts begins: where origin runs (its own start first)."""
+    key = id(origin)
+    if key not in started:
+        outer = getattr(origin, "origin", None)
+        scope = getattr(origin, "scope", ())
+        if outer is not None and scope not in states:
+            states[scope] = _start(outer, states, started)
+        started[key] = _moved(_lookup(states, scope), getattr(origin, "chdir", None))
+    return started[key]
+
+
+def _moved(here: Where, chdir: str | bool | None) -> Where:
+    if chdir is False:
+        return False
+    if not isinstance(chdir, str):
+        return here
+    return _cd(here, "cd", ["cd", chdir])
+
+
+def _plain(cmd: Command) -> bool:
+    """Whether a cd is run by the shell itself: no wrapper of its own but builtin or command (the
+    programs running the script it is in do not count)."""
+    own = cmd.words[: len(cmd.words) - len(cmd.argv)]
+    return all(word in _CD_VIA or word == "--" for word in own)
 
 
 def _order(cmd: Command, index: int) -> tuple[int, int, int]:

@@ -164,7 +164,7 @@ class Unwrapped:
     script: the shell script the wrapper at argv[0] runs (su -c, watch, flock -c, ...).
     """
 
-    __slots__ = ("argv", "env", "offset", "script", "stdin_args", "via", "xargs")
+    __slots__ = ("argv", "chdir", "env", "offset", "script", "stdin_args", "via", "xargs")
 
     def __init__(self) -> None:
         self.argv: list[str] = []
@@ -174,6 +174,19 @@ class Unwrapped:
         self.stdin_args = False
         self.xargs: XargsHow | None = None
         self.script: str | None = None
+        # The directory a wrapper moves to before running the command (env -C, sudo -D...),
+        # joined when several do; False when it cannot be told.
+        self.chdir: str | bool | None = None
+
+    def moved(self, where: str | None) -> None:
+        if where is None or self.chdir is False:
+            return
+        if not where or "$" in where or "`" in where:
+            self.chdir = False
+        elif self.chdir is None or where.startswith(("/", "~")):
+            self.chdir = where
+        else:
+            self.chdir = f"{self.chdir}/{where}"
 
     def assign(self, made: dict[str, str]) -> None:
         if made:
@@ -199,6 +212,8 @@ def _env(words: list[str], i: int, u: Unwrapped) -> Step | None:
                 return None
             if name in ("S", "split-string"):
                 split = value or ""
+            elif name in ("C", "chdir"):
+                u.moved(value)
         if split is None:
             break
         # -S splits its text into words that stand where it was: options, assignments, command.
@@ -228,6 +243,9 @@ def _sudo(words: list[str], i: int, u: Unwrapped) -> Step | None:
     i, seen = got
     if any(name in _SUDO_ASKS for name, _ in seen):
         return None
+    for name, value in seen:
+        if name in ("D", "chdir"):
+            u.moved(value)
     env: dict[str, str] = {}
     i = _assignments(words, i, env)
     u.assign(env)
@@ -268,6 +286,9 @@ def _mise(words: list[str], i: int, u: Unwrapped) -> Step | None:
     if got is None:
         return None
     i = got[0]
+    for name, value in got[1]:
+        if name in ("C", "cd"):
+            u.moved(value)
     if i >= len(words) or words[i] not in ("x", "exec"):
         return None
     try:
@@ -286,6 +307,7 @@ def _spec(
     sub: Iterable[str] = (),
     scripts: Iterable[str] = (),
     dashdash: bool = False,
+    chdirs: Iterable[str] = (),
 ) -> Handler:
     """A handler for a wrapper of the common shape: [SUBCOMMAND] options, OPERANDS fixed operands,
     then the command (only after `--` with dashdash).
@@ -297,6 +319,7 @@ def _spec(
     stop = _ASKS | frozenset(stops)
     script_opts = frozenset(scripts)
     subs = frozenset(sub)
+    moves = frozenset(chdirs)
 
     def handler(words: list[str], i: int, u: Unwrapped) -> Step | None:
         i += 1
@@ -314,6 +337,8 @@ def _spec(
             if name in script_opts and value is not None:
                 u.script = value
                 return None
+            if name in moves:
+                u.moved(value)
         dashed = i > 0 and words[i - 1] == "--"
         i += operands
         if dashdash and not dashed:
@@ -391,204 +416,6 @@ def _delimiter(value: str) -> str:
     return value[0]
 
 
-def _flock(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """flock [OPTIONS] FILE COMMAND [ARGS], flock [OPTIONS] FILE -c SCRIPT; flock FD runs nothing."""
-    got = _options(words, i + 1, "wE", frozenset({"timeout", "conflict-exit-code"}))
-    if got is None:
-        return None
-    i, seen = got
-    if any(name in _ASKS for name, _ in seen):
-        return None
-    i += 1  # the lock file
-    if i < len(words) and words[i] in ("-c", "--command"):
-        if i + 1 < len(words):
-            u.script = words[i + 1]
-        return None
-    return words, i
-
-
-def _watch(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """watch [OPTIONS] COMMAND...: the words are joined and run by `sh -c`, or run as they are with
-    -x (--exec)."""
-    got = _options(words, i + 1, "nq", frozenset({"interval", "equexit"}), "d")
-    if got is None:
-        return None
-    i, seen = got
-    names = {name for name, _ in seen}
-    if names & _ASKS or i >= len(words):
-        return None
-    if names & {"x", "exec"}:
-        return words, i
-    u.script = " ".join(words[i:])
-    return None
-
-
-_SU_LONG = frozenset({
-    "command", "session-command", "shell", "group", "supp-group", "whitelist-environment", "user",
-})
-
-
-def _su(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """su [OPTIONS] [-] [USER [ARGS]]: options may come anywhere; -c SCRIPT is what runs. runuser
-    is su's twin, and with -u USER runs the command given as its words."""
-    runuser = program_name(words[i]) == "runuser"
-    n = len(words)
-    j = i + 1
-    script: str | None = None
-    user_opt = False
-    while j < n:
-        got = _options(words, j, "csgGwu", _SU_LONG)
-        if got is None:
-            return None
-        k, seen = got
-        for name, value in seen:
-            if name in _ASKS:
-                return None
-            if name in ("c", "command", "session-command"):
-                script = value
-            elif name in ("u", "user"):
-                user_opt = True
-        dashed = k > j and words[k - 1] == "--"
-        j = k
-        if j >= n:
-            break
-        if runuser and user_opt and script is None:
-            return words, j
-        if dashed:
-            break
-        j += 1  # an operand: the user, or an argument for the user's shell
-    if script is not None:
-        u.script = script
-    return None
-
-
-def _sg(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """sg [-] GROUP [-c] COMMAND: COMMAND is a script for /bin/sh."""
-    j = i + 1
-    if j < len(words) and words[j] == "-":
-        j += 1
-    j += 1  # the group
-    if j < len(words) and words[j] == "-c":
-        j += 1
-    if j < len(words):
-        u.script = " ".join(words[j:])
-    return None
-
-
-def _script(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """script [OPTIONS] [FILE]: -c COMMAND is a script run by the shell; without it, script starts an
-    interactive shell, which runs nothing of these words."""
-    got = _options(words, i + 1, "cEIOBTm", frozenset({
-        "command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format",
-        "output-limit",
-    }), "t")
-    if got is None:
-        return None
-    for name, value in got[1]:
-        if name in ("c", "command") and value is not None:
-            u.script = value
-    return None
-
-
-def _busybox(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """busybox APPLET ARGS runs the applet (sh, git's neighbours...)."""
-    if i + 1 < len(words) and not words[i + 1].startswith("-"):
-        return words, i + 1
-    return None
-
-
-def _nix(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """`nix develop -c CMD`, `nix shell PKGS -c CMD`, `nix-shell --run SCRIPT` (or --command)."""
-    rest = words[i + 1 :]
-    if program_name(words[i]) == "nix-shell":
-        for k, word in enumerate(rest):
-            if word in ("--run", "--command") and k + 1 < len(rest):
-                u.script = rest[k + 1]
-                return None
-        return None
-    for k, word in enumerate(rest):
-        if word in ("-c", "--command"):
-            return (words, i + 2 + k) if i + 2 + k < len(words) else None
-    return None
-
-
-def _hyperfine(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """hyperfine [OPTIONS] COMMAND...: each command, and the setup, prepare and cleanup ones, is a
-    shell script."""
-    scripts: list[str] = []
-    values = {"w": 1, "m": 1, "M": 1, "r": 1, "P": 3, "D": 1, "L": 2, "S": 1, "u": 1, "n": 1,
-              "warmup": 1, "min-runs": 1, "max-runs": 1, "runs": 1, "parameter-scan": 3,
-              "parameter-step-size": 1, "parameter-list": 2, "shell": 1, "time-unit": 1,
-              "command-name": 1, "style": 1, "export-asciidoc": 1, "export-csv": 1,
-              "export-json": 1, "export-markdown": 1, "export-orgmode": 1, "output": 1,
-              "sort": 1, "reference": 1}
-    script_opts = {"s", "p", "c", "setup", "prepare", "cleanup", "conclude", "reference"}
-    j = i + 1
-    n = len(words)
-    while j < n:
-        word = words[j]
-        if word.startswith("-") and len(word) > 1:
-            name, eq, value = word.lstrip("-").partition("=")
-            if not word.startswith("--") and len(name) > 1:
-                name, value, eq = name[0], name[1:], "="
-            if name in script_opts:
-                if eq:
-                    scripts.append(value)
-                    j += 1
-                elif j + 1 < n:
-                    scripts.append(words[j + 1])
-                    j += 2
-                else:
-                    j += 1
-                continue
-            j += 1 + (0 if eq else values.get(name, 0))
-            continue
-        scripts.append(word)
-        j += 1
-    if scripts:
-        u.script = "\n".join(scripts)
-    return None
-
-
-_TMUX_VALUES = {
-    "new-session": "ceFfnstxy", "new": "ceFfnstxy", "new-window": "ceFnt", "neww": "ceFnt",
-    "split-window": "celFpt", "splitw": "celFpt", "respawn-pane": "cet", "respawnp": "cet",
-    "respawn-window": "cet", "respawnw": "cet", "run-shell": "dt", "run": "dt",
-}
-
-
-def _tmux(words: list[str], i: int, u: Unwrapped) -> Step | None:
-    """tmux -c SCRIPT; tmux new-session/new-window/split-window/respawn-pane/run-shell [OPTIONS]
-    [COMMAND...] run a shell command; send-keys types its keys into a shell (Enter or C-m ends a
-    line)."""
-    got = _options(words, i + 1, "fLSc")
-    if got is None:
-        return None
-    j, seen = got
-    for name, value in seen:
-        if name == "c" and value is not None:
-            u.script = value
-            return None
-    if j >= len(words):
-        return None
-    sub = words[j]
-    if sub in ("send-keys", "send"):
-        got = _options(words, j + 1, "tN")
-        if got is None:
-            return None
-        keys = ["\n" if word in ("Enter", "C-m", "KPEnter") else word for word in words[got[0] :]]
-        u.script = "".join(keys)
-        return None
-    values = _TMUX_VALUES.get(sub)
-    if values is None:
-        return None
-    got = _options(words, j + 1, values)
-    if got is None or got[0] >= len(words):
-        return None
-    u.script = " ".join(words[got[0] :])
-    return None
-
-
 def _time(words: list[str], i: int, u: Unwrapped) -> Step | None:
     return _TIME(words, i, u)
 
@@ -600,9 +427,6 @@ WRAPPERS: dict[str, Handler] = {
     "env": _env,
     "sudo": _sudo,
     "doas": _doas,
-    "please": _sudo,
-    "run0": _spec("ugDh", ("user", "group", "chdir", "unit", "property", "description", "slice",
-                           "nice", "setenv", "background", "machine")),
     "timeout": _spec("sk", ("signal", "kill-after"), operands=1),
     "nohup": _PLAIN,
     "nice": _spec("n", ("adjustment",)),
@@ -613,99 +437,40 @@ WRAPPERS: dict[str, Handler] = {
     "rtk": _PLAIN,
     "mise": _mise,
     "xargs": _xargs,
-    "stdbuf": _spec("ioe", ("input", "output", "error")),
-    "setsid": _PLAIN,
-    "flock": _flock,
-    "ionice": _spec("cnpPu", ("class", "classdata", "pid", "pgid", "uid"),
-                    stops=("p", "P", "u", "pid", "pgid", "uid")),
-    "chrt": _spec("TPD", ("sched-runtime", "sched-period", "sched-deadline"),
-                  stops=("p", "pid", "m", "max"), operands=1),
-    "taskset": _spec(stops=("p", "pid"), operands=1),
-    "unbuffer": _PLAIN,
-    "script": _script,
-    "su": _su,
-    "runuser": _su,
-    "sg": _sg,
-    "watch": _watch,
-    "nsenter": _spec("tSGW", ("target", "setuid", "setgid", "wdns", "env"), optional="muinpUCTrw"),
-    "unshare": _spec("RwSG", ("propagation", "setgroups", "root", "wd", "setuid", "setgid",
-                              "monotonic", "boottime", "map-user", "map-group", "map-users",
-                              "map-groups"), optional="muinpUCT"),
-    "chroot": _spec("", ("userspec", "groups"), operands=1),
-    "systemd-run": _spec("upEMHsi", ("unit", "property", "setenv", "machine", "host", "description",
-                                     "slice", "uid", "gid", "nice", "working-directory",
-                                     "on-calendar", "on-active", "on-boot", "on-startup",
-                                     "on-unit-active", "on-unit-inactive", "timer-property",
-                                     "path-property", "socket-property", "service-type",
-                                     "expand-environment"), stops=("S", "shell")),
-    "strace": _spec("eoOpsSaPIbEuXU", ("output", "attach", "string-limit", "trace", "signal",
-                                       "status", "env", "user", "summary-sort-by", "columns"),
-                    stops=("p", "attach")),
-    "ltrace": _spec("eoplsnuaADxFIw", ("output", "library", "indent", "align"), stops=("p",)),
-    "valgrind": _PLAIN,
-    "pkexec": _spec("", ("user",)),
-    "gosu": _spec(operands=1),
-    "su-exec": _spec(operands=1),
-    "setuidgid": _spec(operands=1),
-    "envdir": _spec(operands=1),
-    "envuidgid": _spec(operands=1),
-    "setlock": _spec(operands=1),
-    "softlimit": _spec("mdsloafcprt"),
-    "chpst": _spec("uUbe/nlLmdopfcrt"),
-    "faketime": _spec("fp", operands=1),
-    "dumb-init": _spec("r", ("rewrite",)),
-    "tini": _spec("ep"),
-    "catchsegv": _PLAIN,
-    "eatmydata": _PLAIN,
-    "nocache": _PLAIN,
-    "fakeroot": _spec("lsib", ("lib", "faked")),
-    "chronic": _PLAIN,
-    "ifne": _PLAIN,
-    "proxychains": _spec("f"),
-    "proxychains4": _spec("f"),
-    "torsocks": _spec("uapPd", ("user", "pass", "address", "port")),
-    "xvfb-run": _spec("nsfeapw", ("server-num", "server-args", "auth-file", "error-file",
-                                  "xauth-protocol", "wait")),
-    "dbus-run-session": _spec("", ("config-file", "dbus-daemon")),
-    "caffeinate": _spec("tw"),
-    "ssh-agent": _spec("aEPtO", stops=("k", "D", "T")),
-    "sem": _spec("j", ("id", "jobs", "timeout", "semaphoretimeout", "st")),
-    "entr": _PLAIN,
-    "busybox": _busybox,
-    "toybox": _busybox,
-    "nix": _nix,
-    "nix-shell": _nix,
-    "hyperfine": _hyperfine,
-    "tmux": _tmux,
-    "uv": _spec("pw", ("with", "with-editable", "with-requirements", "python", "directory",
-                       "project", "package", "extra", "group", "only-group", "no-group",
-                       "env-file", "index", "default-index", "index-url", "extra-index-url",
-                       "find-links", "cache-dir", "config-file", "color", "allow-insecure-host"),
-                sub=("run",)),
-    "poetry": _spec("C", ("directory", "project"), sub=("run",)),
-    "pipenv": _spec(sub=("run",)),
-    "pdm": _spec(sub=("run",)),
-    "rye": _spec(sub=("run",)),
-    "bundle": _spec("", ("gemfile",), sub=("exec",)),
-    "pnpm": _spec("C", ("dir", "filter"), sub=("exec",)),
-    "yarn": _spec(sub=("exec",)),
-    "conda": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
-    "mamba": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
-    "micromamba": _spec("np", ("name", "prefix", "cwd"), sub=("run",)),
-    "direnv": _spec(sub=("exec",), operands=1),
-    "asdf": _spec(sub=("exec",)),
-    "rbenv": _spec(sub=("exec",)),
-    "pyenv": _spec(sub=("exec",)),
-    "nodenv": _spec(sub=("exec",)),
-    "aws-vault": _spec("d", ("duration", "region", "mfa-token", "prompt", "backend"), sub=("exec",),
-                       operands=1),
-    "op": _spec("", ("env-file", "account", "config"), sub=("run",), dashdash=True),
-    "doppler": _spec("pc", ("project", "config", "token", "scope", "command", "name-transformer",
-                            "mount", "mount-format", "fallback", "config-dir"), sub=("run",),
-                     scripts=("command",)),
 }
-# jouet under its other names (python -m jouet_git, uvx jouet-git, ...): see shell/jouetcmd.py.
-jouetcmd.register(WRAPPERS)
+# Less common wrappers: their handlers are in launchers.py, imported when one appears (a test
+# checks the two lists agree).
+MORE_NAMES = frozenset({
+    "please", "run0", "stdbuf", "setsid", "flock", "ionice", "chrt", "taskset", "unbuffer",
+    "script", "su", "runuser", "sg", "watch", "nsenter", "unshare", "chroot", "systemd-run",
+    "strace", "ltrace", "valgrind", "pkexec", "gosu", "su-exec", "setuidgid", "envdir",
+    "envuidgid", "setlock", "softlimit", "chpst", "faketime", "dumb-init", "tini", "catchsegv",
+    "eatmydata", "nocache", "fakeroot", "chronic", "ifne", "proxychains", "proxychains4",
+    "torsocks", "xvfb-run", "dbus-run-session", "caffeinate", "ssh-agent", "sem", "entr",
+    "busybox", "toybox", "nix", "nix-shell", "hyperfine", "tmux", "uv", "poetry", "pipenv",
+    "pdm", "rye", "bundle", "pnpm", "yarn", "conda", "mamba", "micromamba", "direnv", "asdf",
+    "rbenv", "pyenv", "nodenv", "aws-vault", "op", "doppler"
+})
+
+
+
+
+def _more(name: str) -> Handler:
+    """A handler that loads launchers.py when it is first asked."""
+
+    def handler(words: list[str], i: int, found: Unwrapped) -> tuple[list[str], int] | None:
+        from jouet_git.shell.launchers import MORE
+
+        return MORE[name](words, i, found)
+
+    return handler
+
+
+# jouet under its other names (python -m jouet_git, uvx jouet-git, ...): see shell/jouetcmd.py. A
+# runner that also wraps other programs (uv run X) falls back on its handler in launchers.py.
+jouetcmd.register(WRAPPERS, {name: _more(name) for name in MORE_NAMES})
+
+ALL_WRAPPERS = frozenset(WRAPPERS) | MORE_NAMES
 
 
 def unwrap_more(words: list[str]) -> Unwrapped:
@@ -718,9 +483,15 @@ def unwrap_more(words: list[str]) -> Unwrapped:
         name = program_name(words[i])
         handler = WRAPPERS.get(name)
         if handler is None:
-            break
+            if name not in MORE_NAMES:
+                break
+            from jouet_git.shell.launchers import MORE
+
+            handler = MORE[name]
+        before = u.chdir
         got = handler(words, i, u)
         if got is None:
+            u.chdir = before  # the wrapper runs nothing of these words: it moves nothing of theirs
             break
         new_words, j = got
         if j >= len(new_words):
@@ -863,3 +634,30 @@ def _powershell_script(argv: list[str]) -> str | None:
             except (binascii.Error, ValueError):
                 return None
     return None
+
+
+# -- names the reader needs before reading anything: which programs run more than themselves
+# (follow.py reads those), move the shell, or print what jouet can work out (pure.py).
+
+# Commands that move the shell, followed to know where files named later are.
+CD = frozenset({"cd", "pushd", "popd"})
+CD_VIA = frozenset({"builtin", "command"})
+# Interpreters whose inline programs are read (see inline.py); python3.12 and kin too.
+INTERPRETERS = frozenset({
+    "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "perl", "ruby",
+    "php", "awk", "gawk", "mawk", "nawk", "lua", "luajit",
+})
+
+
+def is_interpreter(program: str) -> bool:
+    return program in INTERPRETERS or program.startswith(("python", "pypy", "perl5", "ruby", "php", "lua"))
+
+
+# Programs whose output jouet can work out from their words and input (see pure.py).
+PURE = frozenset({
+    "echo", "printf", "cat", "base64", "rev", "tac", "sort", "uniq", "head", "tail", "tr", "sed",
+    "cut", "xxd", "tee", "basename", "dirname", "true", ":", "openssl",
+})
+
+# Programs follow.FOLLOW handles (a test checks the two agree).
+FOLLOW_NAMES = frozenset({"source", ".", "eval", "at", "batch", "find", "gfind", "fd", "fdfind", "parallel"})

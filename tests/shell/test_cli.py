@@ -13,7 +13,7 @@ def test_json_uses_the_command_table_field_names() -> None:
     proc = run_jouet("parse", "--json", "cd sub && sudo -u ci git add -A > log")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert set(data) == {"commands", "incomplete"}
+    assert set(data) == {"commands", "incomplete", "problems"}
     assert data["incomplete"] is False
     assert [list(c) for c in data["commands"]] == [list(COMMAND_FIELDS)] * 2
     git = data["commands"][1]

@@ -30,7 +30,17 @@ CASES = [
     ("cd sub & x", [None, None]),
     ("cd sub && echo $(pwd)", [None, "sub", "sub"]),
     ("cd sub && bash -c 'git add -A'", [None, "sub", "sub"]),
-    ("echo $(cd x; pwd) && git status", [None, None, None, None]),
+    # A subshell's cd moves its own later commands only.
+    ("echo $(cd x; pwd) && git status", [None, None, None, "x"]),
+    # A sh -c script's cd moves the script's later commands; eval's moves the shell.
+    ("bash -c 'cd ../o && git reset --hard'; git status", [None, None, None, "../o"]),
+    ("cd a && bash -c 'cd b; git x' && git y", [None, "a", "a", "a", "a/b"]),
+    ("eval cd sub; git status", ["sub", "sub", None]),
+    ("find . -execdir sh -c 'cd x; git y' \\;", [None, None, None, "x"]),
+    ("find a b -execdir git y \\;", [None, False]),
+    ("find sub -execdir git y \\;", [None, "sub"]),
+    # A script's cd that cannot be followed: its later commands run where cannot be told.
+    ("cd sub && bash -c 'cd \"$D\" && git clean -f'", [None, "sub", "sub", False]),
     ("cd a && cd .. && x", [None, "a", None]),
     ("cd ../other && x", [None, "../other"]),
     ("cd a && cd ../b && x", [None, "a", "b"]),
@@ -43,7 +53,10 @@ CASES = [
     ("cd -- sub && x", [None, "sub"]),
     ("cd . && x", [None, None]),
     ("if cd sub; then make; fi; x", [None, "sub", "sub"]),
-    ("for d in a b; do (cd $d && make); done; x", [None, False, None]),
+    # The loop's variable takes its first value as the body is read; the body is read again for
+    # the others (nested, where the loop runs).
+    ("for d in a b; do (cd $d && make); done; x", [None, "a", None, None, "b"]),
+    ("for d in $(ls); do (cd $d && make); done; x", [None, False, None, None]),
     ("{ cd sub; make; }; x", [None, "sub", "sub"]),
     ("sudo cd x && y", [None, None]),
 ]

@@ -158,10 +158,10 @@ def test_fd_exec() -> None:
 
 
 def test_find_execs_direct() -> None:
-    assert find_execs(["find", ".", "-exec", "a", "{}", "+", "-exec", "b", ";"]) == [
-        (["a", "{}"], True), (["b"], False)]
+    assert find_execs(["find", ".", "-exec", "a", "{}", "+", "-execdir", "b", ";"]) == [
+        (["a", "{}"], True, False), (["b"], False, True)]
     # `+` ends the command only right after {}.
-    assert find_execs(["find", ".", "-exec", "a", "+", "b", ";"]) == [(["a", "+", "b"], False)]
+    assert find_execs(["find", ".", "-exec", "a", "+", "b", ";"]) == [(["a", "+", "b"], False, False)]
 
 
 @pytest.mark.parametrize(
@@ -193,7 +193,7 @@ def test_parallel_each_argument_appears_once_not_every_combination() -> None:
     argv = ["parallel", "echo", ":::", *[str(k) for k in range(40)], ":::", *[str(k) for k in range(40)]]
     got = parallel_scripts(argv)
     assert got is not None
-    assert len(got[0]) == 64  # capped, never 1600
+    assert len(got[0]) == 80  # one per argument, never 1600
 
 
 def test_parallel_commands() -> None:

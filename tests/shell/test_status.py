@@ -47,7 +47,7 @@ CASES = [
     ("bash -c 'cargo test'", 101, [101, None]),
     ("[[ -f x ]] && cargo test", 0, [0, 0]),
     ("cd x && cargo test 2>&1 | tail -5", 0, [0, None, 0]),
-    ("f() { a; }; f", 0, [None, 0]),
+    ("f() { a; }; f", 0, [None, 0, None]),
     ("x=1", 0, [0]),
     ("a; # trailing comment", 2, [2]),
 ]

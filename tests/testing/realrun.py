@@ -85,12 +85,23 @@ def effect_happened(effect: str, repo: Path, before_remote: str, out: str) -> bo
     raise AssertionError(f"unknown effect {effect}")
 
 
-def check_variant(tmp_path: Path, command: str, rule: str, effect: str) -> None:
-    """jouet denies command with rule in one repository; bash really does the damage in another."""
+def _write(repo: Path, files: dict[str, str] | None) -> None:
+    for name, text in (files or {}).items():
+        target = repo / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+def check_variant(tmp_path: Path, command: str, rule: str, effect: str,
+                  files: dict[str, str] | None = None) -> None:
+    """jouet denies command with rule in one repository; bash really does the damage in another.
+    files: written into both repositories first (untracked)."""
     ours = lossy_repo(tmp_path / "ours")
+    _write(ours, files)
     verdict = hook(command, ours)
     assert verdict.rule == rule, f"{command!r}: expected a deny by {rule}, got {verdict}"
     theirs = lossy_repo(tmp_path / "real")
+    _write(theirs, files)
     before = remote_head(theirs)
     proc = run_bash(command, theirs)
     assert effect_happened(effect, theirs, before, proc.stdout + proc.stderr), (
@@ -99,9 +110,10 @@ def check_variant(tmp_path: Path, command: str, rule: str, effect: str) -> None:
     )
 
 
-def check_control(tmp_path: Path, command: str) -> None:
+def check_control(tmp_path: Path, command: str, files: dict[str, str] | None = None) -> None:
     """A read-only command: jouet says nothing, and running it for real loses nothing."""
     repo = lossy_repo(tmp_path / "control")
+    _write(repo, files)
     verdict = hook(command, repo)
     assert verdict.rule is None, f"{command!r}: expected nothing, got {verdict}"
     before = remote_head(repo)

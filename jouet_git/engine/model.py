@@ -139,6 +139,11 @@ class Rule:
         self.only_warns = ""
 
     @property
+    def legacy(self) -> bool:
+        """Whether the rule is an old-style whole-file Luau rule (deprecated; engine/legacy.py)."""
+        return self.data.get("legacy") is True
+
+    @property
     def runs(self) -> bool:
         return self.state == ENABLED
 

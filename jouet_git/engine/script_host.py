@@ -337,7 +337,7 @@ class ScriptHost:
             settings = rule.data.get("settings")
         return dict(settings) if isinstance(settings, dict) else {}
 
-    def _module_for(self, rule: Rule, settings: dict[str, Any]) -> Any:
+    def _module_for(self, settings: dict[str, Any]) -> Any:
         fields = dict(self._shared)
         fields["settings"] = settings
         return self.sb.module(fields, self._gap("jouet"), None, MODULE_FIELDS)
@@ -393,13 +393,13 @@ class ScriptHost:
         from lupa.lua54 import lua_type
 
         try:
-            env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
+            env = self.sb.new_env({"jouet": self._module_for(settings)})
             try:
                 loaded = self.sb.load(lua_for(path), os.path.basename(path), env, self.budget)
             except ScriptError:
                 # A cached translation that does not load (a damaged cache file) is made again
                 # from the script; a script that fails again fails for real.
-                env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
+                env = self.sb.new_env({"jouet": self._module_for(settings)})
                 loaded = self.sb.load(lua_for(path, fresh=True), os.path.basename(path), env, self.budget)
             check = loaded.get("check") if isinstance(loaded, dict) else None
             if check is None or lua_type(check) != "function":
@@ -412,6 +412,15 @@ class ScriptHost:
             raise
         self._checks[key] = check
         return check
+
+    def returned(self, path: str) -> Any:
+        """What the script at PATH returns when it loads (an old-style rule file's table), as plain
+        data with its functions kept. Raises ScriptFailure."""
+        env = self.sb.new_env({"jouet": self._module_for({})})
+        try:
+            return self.sb.load(lua_for(path), os.path.basename(path), env, self.budget)
+        except ScriptError as error:
+            raise ScriptFailure(_where(path, error)) from None
 
     def run(self, rule: Rule, call: Call, matched: list[int], probes: Any) -> Outcome | None:
         """What the rule's script says about CALL, before the rule's mode applies."""

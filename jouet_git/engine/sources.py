@@ -19,8 +19,8 @@ from jouet_git.engine.model import BUILTIN, ENFORCED, REPO, USER
 class Source:
     """A directory of rule files and whether its rules run."""
 
-    __slots__ = ("default_settings", "deps", "detail", "directory", "files", "kind", "label", "prefix", "problem",
-                 "runs", "settings")
+    __slots__ = ("default_settings", "deps", "detail", "directory", "files", "kind", "label", "legacy_files",
+                 "prefix", "problem", "runs", "settings")
 
     def __init__(self, kind: str, label: str, directory: str, runs: bool = True, detail: str = "",
                  prefix: str = "", *, settings: dict[str, Any] | None = None,
@@ -35,6 +35,10 @@ class Source:
         # Plugin rules are named PLUGIN/NAME.
         self.prefix = prefix
         self.files = rule_files(directory)
+        # Old-style whole-file Luau rules (deprecated, engine/legacy.py).
+        from jouet_git.engine.legacy import rule_files as legacy_rule_files
+
+        self.legacy_files = legacy_rule_files(directory)
         # A plugin's settings, given to each of its rules as data["settings"]; its rules' examples run
         # with the plugin's own defaults.
         self.settings = settings
@@ -119,6 +123,7 @@ def repository(root: str | None, assume_trusted: bool = False) -> Source | None:
     # not even to list it.
     real_base = os.path.join(os.path.realpath(root), ".jouet")
     source.files = [f for f in source.files if os.path.realpath(f).startswith(real_base + os.sep)]
+    source.legacy_files = [f for f in source.legacy_files if os.path.realpath(f).startswith(real_base + os.sep)]
     return source
 
 

@@ -131,7 +131,7 @@ class Call:
     """
 
     __slots__ = (
-        "_commands", "_problems", "agent", "background", "command", "cwd", "event", "exit_code",
+        "_commands", "_problems", "agent", "background", "command", "cwd", "duration_ms", "event", "exit_code",
         "harness", "input", "kind", "path", "rewrite", "session", "tool",
     )
 
@@ -150,6 +150,7 @@ class Call:
         input: dict[str, Any] | None = None,
         rewrite: bool = False,
         background: bool = False,
+        duration_ms: int | None = None,
     ) -> None:
         self.event = event
         self.harness = harness
@@ -164,6 +165,8 @@ class Call:
         self.input = {} if input is None else input
         self.rewrite = rewrite
         self.background = background
+        # After a tool: how long it ran, when the harness says (for the ledger and recorded checks).
+        self.duration_ms = duration_ms
         self._commands: list[Command] | None = None
         self._problems: list[str] = []
 

@@ -1,20 +1,45 @@
 """The hook ledger: one line for every call a hook (or `jouet check`) decided, in one shape.
 
-`$JOUET_STATE_DIR/ledger.jsonl`, mode 0600, appended to (never rewritten) by every entry point
-through the runner. A line:
+`$JOUET_STATE_DIR/ledger.jsonl` (by default ~/.local/state/jouet/ledger.jsonl), mode 0600, only ever
+appended to, by every entry point through the runner. A line:
 
-    {"v": 1, "time": "2026-11-30T21:03:47.123Z", "harness": "claude", "event": "pre-tool-use",
-     "session": "...", "agent": null, "repo": "/src/app", "cwd": "/src/app/api", "tool": "Bash",
-     "kind": "shell", "command": "git push origin main", "shape": "git push <arg> <arg>",
-     "path": null, "decision": "deny", "rules": [{"rule": "force-push", "action": "deny"}],
-     "errors": [], "allowed": [], "records": [], "exit_code": null, "ms": 4.2}
+    {"v": 1, "time": "2026-11-30T21:03:47.123Z", "ts": 1796072627.123, "harness": "claude",
+     "event": "pre-tool-use", "session": "...", "agent": null, "repo": "/src/app", "wt": "3f9c...",
+     "cwd": "/src/app/api", "tool": "Bash", "kind": "shell", "command": "git push origin main",
+     "shape": "git push <arg> <arg>", "path": null, "decision": "deny",
+     "rules": [{"rule": "force-push", "action": "deny"}], "errors": [], "allowed": [], "records": [],
+     "exit_code": null, "duration_ms": null, "ms": 4.2}
 
-What may hold a secret is redacted before it is written: credentials in URLs (`user:token@`),
-values assigned to secret-looking variables (`GITHUB_TOKEN=...`, `--password x`), and tokens of
-well-known shapes. With JOUET_STORE_CONTENT=0 no text is stored at all: `command` and `path` are
-left out and only the shape (programs, subcommands, options, `<arg>` for every argument) is kept.
+`wt` is a hash of the work tree's root, by which runs and sessions are matched without the path;
+`ms` is the time jouet took to decide, `duration_ms` the tool's own time where the harness says it
+(after a tool). `rules` names the rules that denied, warned, rewrote (`action`) or recorded a check
+(`"record"`). `records` are the test, lint and build runs recorded after the tool:
 
-On the hook path: imports os, re and json only.
+    {"kind": "test", "rule": "checks", "ok": false, "exit_code": 1, "scope": "full", "selector": null,
+     "dir": null, "command": "pytest", "shape": "pytest", "tree": "5b1e...", "wt": "3f9c...",
+     "harness": "claude", "duration_ms": 2310}
+
+Stop checks and session starts are lines too (`event` "stop" or "session-start", with the work
+tree's hash in `tree`).
+
+What may hold a secret is redacted before it is written: what gitleaks' rules call a secret
+(gitleaks/redact.py: keyword pre-check, then the rule's pattern; the secret's span is replaced),
+credentials in URLs (`user:token@`), values given to secret-looking variables and options
+(`GITHUB_TOKEN=...`, `--password x`, `Authorization: Bearer ...`), and tokens of well-known shapes.
+With JOUET_STORE_CONTENT=0 no text is stored at all: `command`, `path`, `cwd`, `repo` and a record's
+`command`, `selector` and `dir` are left out, and only shapes (programs, subcommands, options,
+`<arg>` for every argument) are kept.
+
+The file is bounded: once it passes MAX_BYTES (16 MiB; JOUET_LEDGER_MAX_BYTES changes it) it is
+renamed to ledger.jsonl.1 (the previous .1 becoming .2, the previous .2 dropped), under a lock so
+that concurrent hooks rotate it once. A line is one write(2) on a file opened O_APPEND, so lines of
+concurrent hooks never interleave; a hook that opened the file just before a rotation finishes its
+line in ledger.jsonl.1, which readers read too.
+
+Readers (the probes, the stop check, `jouet log`) read from the end backwards in blocks
+(`backwards`), so answering about the last calls never reads the whole file.
+
+On the hook path: imports os, re and json only (fcntl when rotating).
 """
 
 from __future__ import annotations
@@ -28,6 +53,7 @@ from jouet_git import paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from jouet_git.call import Call, Command
@@ -36,6 +62,10 @@ if TYPE_CHECKING:
 NAME = "ledger.jsonl"
 VERSION = 1
 REDACTED = "[redacted]"
+MAX_BYTES = 16 * 1024 * 1024
+KEEP = 2  # rotated files kept: ledger.jsonl.1 and ledger.jsonl.2
+MAX_TEXT = 8192  # a command or path longer than this is cut (after redaction), and says so
+BLOCK = 64 * 1024
 
 # Programs whose first argument is a subcommand, kept in a call's shape.
 _SUBCOMMANDS = frozenset({
@@ -59,9 +89,37 @@ def path() -> str:
     return os.path.join(paths.state_dir(), NAME)
 
 
+def files() -> list[str]:
+    """The ledger's files, newest first: ledger.jsonl, then the rotated ones."""
+    current = path()
+    return [current] + [f"{current}.{n}" for n in range(1, KEEP + 1)]
+
+
+def max_bytes() -> int:
+    value = os.environ.get("JOUET_LEDGER_MAX_BYTES", "")
+    try:
+        return max(4096, int(value)) if value else MAX_BYTES
+    except ValueError:
+        return MAX_BYTES
+
+
 def store_content() -> bool:
     """Whether text (commands, paths) may be stored: JOUET_STORE_CONTENT=0 keeps shapes only."""
     return os.environ.get("JOUET_STORE_CONTENT", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def root_hash(root: str | None) -> str | None:
+    """The hash a work tree's root is known by in the ledger (not its path)."""
+    if not root:
+        return None
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python built without it
+        from hashlib import blake2b
+    return blake2b(os.path.realpath(root).encode("utf-8", "surrogateescape"), digest_size=10).hexdigest()
+
+
+# --- what is stored ---------------------------------------------------------------------------------
 
 
 def redact(text: str) -> str:
@@ -72,66 +130,248 @@ def redact(text: str) -> str:
     text = _SECRET_ASSIGNMENT.sub(lambda m: m.group(1) + "=" + REDACTED, text)
     text = _SECRET_OPTION.sub(lambda m: m.group(1) + REDACTED, text)
     text = _AUTH_HEADER.sub(lambda m: m.group(1) + REDACTED, text)
-    return _TOKENS.sub(REDACTED, text)
+    text = _TOKENS.sub(REDACTED, text)
+    return _redact_gitleaks(text)
+
+
+def _redact_gitleaks(text: str) -> str:
+    from jouet_git.gitleaks.redact import secret_spans
+
+    try:
+        spans = secret_spans(text)
+    except Exception:  # a bad rule must not keep the line out; the patterns above still applied
+        spans = []
+    if not spans:
+        return text
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out = []
+    at = 0
+    for start, end in merged:
+        out.append(text[at:start])
+        out.append(REDACTED)
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def stored_text(text: str | None) -> str | None:
+    """TEXT as the ledger stores it: redacted and cut to MAX_TEXT; None with content off."""
+    if text is None or not store_content():
+        return None
+    text = redact(text)
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT] + " [cut]"
+    return text
 
 
 def shape(commands: list[Command]) -> str:
     """The call's commands with every argument replaced by <arg>: programs, subcommands and options
     (without their values) only."""
-    parts = []
-    for command in commands:
-        if command.nested:
-            continue
-        words = [command.program or "?"]
-        keep_next = command.program in _SUBCOMMANDS
-        for word in command.argv[1:]:
-            if len(word) > 1 and word[0] == "-":
-                words.append(word.split("=", 1)[0] if word.startswith("--") else word)
-            elif keep_next and word.replace("-", "").replace("_", "").isalnum():
-                words.append(word)
-                keep_next = False
-            else:
-                words.append("<arg>")
-                keep_next = False
-        parts.append(" ".join(words))
-    return " ; ".join(parts)
+    return " ; ".join(command_shape(c) for c in commands if not c.nested)
 
 
-def entry(call: Call, decision: Decision, root: str | None, ms: float | None = None) -> dict[str, Any]:
-    """The ledger line for CALL and what the rules decided about it."""
+def command_shape(command: Command) -> str:
+    """One command's shape: its program, its subcommand, its options, <arg> for anything else."""
+    words = [command.program or "?"]
+    keep_next = command.program in _SUBCOMMANDS
+    for word in command.argv[1:]:
+        if len(word) > 1 and word[0] == "-":
+            words.append(word.split("=", 1)[0] if word.startswith("--") else word)
+        elif keep_next and word.replace("-", "").replace("_", "").replace(":", "").isalnum():
+            words.append(word)
+            keep_next = False
+        else:
+            words.append("<arg>")
+            keep_next = False
+    return " ".join(words)
+
+
+def entry(call: Call, decision: Decision, root: str | None, ms: float | None = None,
+          extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ledger line for CALL and what the rules decided about it (EXTRA: fields of a stop line)."""
     content = store_content()
     fired = ([decision.deny] if decision.deny else []) + list(decision.warnings) + \
         ([decision.rewrite] if decision.rewrite else [])
-    record: dict[str, Any] = {
-        "v": VERSION, "time": now_iso(), "harness": call.harness, "event": call.event,
-        "session": call.session, "agent": call.agent, "repo": root, "cwd": call.cwd if content else None,
-        "tool": call.tool, "kind": call.kind,
-        "command": redact(call.command) if content and call.command is not None else None,
+    rules: list[dict[str, Any]] = [{"rule": f.rule, "action": f.action} for f in fired]
+    for record in decision.records:
+        if not any(r["rule"] == record.get("rule") and r["action"] == "record" for r in rules):
+            rules.append({"rule": record.get("rule"), "action": "record"})
+    now = time.time()
+    line: dict[str, Any] = {
+        "v": VERSION, "time": iso(now), "ts": round(now, 3), "harness": call.harness, "event": call.event,
+        "session": call.session, "agent": call.agent, "repo": root if content else None, "wt": root_hash(root),
+        "cwd": call.cwd if content else None, "tool": call.tool, "kind": call.kind,
+        "command": stored_text(call.command),
         "shape": shape(call.commands) if call.command else None,
-        "path": redact(call.path) if content and call.path is not None else None,
+        "path": stored_text(call.path),
         "decision": decision.action or "none",
-        "rules": [{"rule": f.rule, "action": f.action} for f in fired],
+        "rules": rules,
         "errors": [{"rule": rule, "error": redact(error)} for rule, error in decision.errors],
         "allowed": list(decision.allowed),
-        "records": decision.records,
+        "records": [stored_record(r) for r in decision.records],
         "exit_code": call.exit_code,
+        "duration_ms": getattr(call, "duration_ms", None),
         "ms": round(ms, 2) if ms is not None else None,
     }
-    return record
+    if extra:
+        line.update(extra)
+    return line
 
 
-def now_iso() -> str:
-    now = time.time()
+def stored_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A recorded check as the ledger keeps it: text redacted, or left out with content off."""
+    out = dict(record)
+    if store_content():
+        for key in ("command", "selector"):
+            if isinstance(out.get(key), str):
+                out[key] = stored_text(out[key])
+    else:
+        for key in ("command", "selector", "dir"):
+            out[key] = None
+    return out
+
+
+def iso(now: float | None = None) -> str:
+    now = time.time() if now is None else now
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
 
 
+def now_iso() -> str:
+    return iso()
+
+
+# --- writing ----------------------------------------------------------------------------------------
+
+
 def append(record: dict[str, Any]) -> None:
-    """Append RECORD as one line (one write in O_APPEND mode: concurrent hooks never interleave)."""
+    """Append RECORD as one line: one write(2) in O_APPEND mode, so concurrent hooks never interleave;
+    then rotate the file if it has grown past max_bytes(). A line left unfinished by a process that
+    died while writing is ended first, so it costs only itself."""
     directory = paths.state_dir()
     os.makedirs(directory, mode=0o700, exist_ok=True)
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "replace")
-    fd = os.open(os.path.join(directory, NAME), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    target = os.path.join(directory, NAME)
+    fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, line)
+        end = os.fstat(fd).st_size
+        if end and os.pread(fd, 1, end - 1) != b"\n":
+            line = b"\n" + line  # a line left unfinished (a process killed while writing) stays on its own
+        written = os.write(fd, line)
+        while written < len(line):  # a short write (a full disk, a signal): finish the same line
+            written += os.write(fd, line[written:])
+        size = os.fstat(fd).st_size
     finally:
         os.close(fd)
+    if size > max_bytes():
+        rotate(target)
+
+
+def rotate(target: str | None = None) -> bool:
+    """Move a ledger that passed max_bytes() aside (.1, and .1 to .2); False when another process is
+    doing it or already did. Safe to call from many hooks at once."""
+    import fcntl
+
+    target = target or path()
+    lock = os.open(target + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False  # another hook is rotating it
+        try:
+            if os.stat(target).st_size <= max_bytes():
+                return False  # rotated by another hook between our write and our lock
+        except FileNotFoundError:
+            return False
+        for n in range(KEEP, 1, -1):
+            older = f"{target}.{n - 1}"
+            if os.path.exists(older):
+                os.replace(older, f"{target}.{n}")
+        os.replace(target, f"{target}.1")
+        return True
+    finally:
+        os.close(lock)
+
+
+# --- reading ----------------------------------------------------------------------------------------
+
+
+def backwards(max_bytes: int | None = None, deadline: float | None = None, needle: bytes | None = None,
+              include_rotated: bool = True) -> Iterator[dict[str, Any]]:
+    """The ledger's lines, newest first, parsed, reading blocks from the end of each file.
+
+    MAX_BYTES stops after reading that much; DEADLINE (a time.monotonic() value) stops when passed
+    (the caller cannot tell the two from the end of the ledger: it asked for at most so much).
+    NEEDLE skips, before parsing, every line that does not contain those bytes. Lines that are not
+    JSON objects (a line cut short by a crash) are skipped.
+    """
+    budget = max_bytes
+    for name in files() if include_rotated else files()[:1]:
+        for raw in _lines_backwards(name, deadline):
+            if budget is not None:
+                budget -= len(raw) + 1
+                if budget < 0:
+                    return
+            if needle is not None and needle not in raw:
+                continue
+            record = parse_line(raw)
+            if record is not None:
+                yield record
+        if deadline is not None and time.monotonic() > deadline:
+            return
+
+
+def _lines_backwards(name: str, deadline: float | None) -> Iterator[bytes]:
+    try:
+        fd = os.open(name, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        position = os.fstat(fd).st_size
+        rest = b""
+        while position > 0:
+            if deadline is not None and time.monotonic() > deadline:
+                return
+            size = min(BLOCK, position)
+            position -= size
+            block = os.pread(fd, size, position) + rest
+            lines = block.split(b"\n")
+            rest = lines[0]
+            for raw in reversed(lines[1:]):
+                if raw:
+                    yield raw
+        if rest:
+            yield rest
+    finally:
+        os.close(fd)
+
+
+def parse_line(raw: bytes) -> dict[str, Any] | None:
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def forwards(include_rotated: bool = True) -> Iterator[dict[str, Any]]:
+    """Every line, oldest first (for statistics and replay, which read it all)."""
+    names = files() if include_rotated else files()[:1]
+    for name in reversed(names):
+        try:
+            with open(name, "rb") as handle:
+                for raw in handle:
+                    record = parse_line(raw.rstrip(b"\n"))
+                    if record is not None:
+                        yield record
+        except FileNotFoundError:
+            continue
+
+
+def exists() -> bool:
+    return any(os.path.exists(name) for name in files())

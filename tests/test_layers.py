@@ -24,13 +24,15 @@ ALLOWED: dict[str, set[str]] = {
     "call": {"shell"},
     "gitleaks": BASE,
     "claims": BASE,
-    "probes": BASE | {"claims", "gitleaks", "shell"},
+    # Probes read the hooks' ledger (session.fired, ci.last_run); the ledger redacts what it stores
+    # with gitleaks' rules.
+    "probes": BASE | {"claims", "gitleaks", "shell", "ledger"},
     # The engine reads rule sources from trust records and plugin pins, and asks the harness
     # registry (jouet_git.harness) for tool kinds; trust/ and plugin/ build and show rules with it.
     "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness"},
     "trust": BASE | {"engine"},
     "plugin": BASE | {"engine", "trust"},
-    "ledger": BASE,
+    "ledger": BASE | {"gitleaks"},
     "setup": BASE | {"harness"},
     "harness": BASE | {"engine", "shell"},
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",

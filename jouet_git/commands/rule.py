@@ -6,6 +6,7 @@ examples:
   jouet rule test ./no-rm-rf.toml         run the examples of the rules in a file
   jouet rule test git-stash --command 'git stash pop'
                                           what one rule decides about one command
+  jouet rule test ./no-tags.toml --replay what a rule would have done to the calls the hooks saw
   jouet rule new no-tags --why "tags are for releases"
                                           start a rule of your own (warn mode)
   jouet rule promote no-tags --reason "examples pass"
@@ -48,6 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--exit-code", type=int, default=None, help="with --command: as after the tool, with this code")
     p.add_argument("--payload", default=None, metavar="FILE",
                    help="check a recorded Claude Code or Codex hook payload (- for stdin)")
+    p.add_argument("--replay", action="store_true",
+                   help="run the rule over every call in the hooks' ledger: what it fires on, the near misses "
+                        "it stays quiet on; exit 1 when it fires on nothing")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--cwd", default=None, help="load rules as in DIR (default: here)")
     p.set_defaults(func="test")

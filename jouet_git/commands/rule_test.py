@@ -76,6 +76,13 @@ def run_test(args: argparse.Namespace) -> int:
     cwd = os.path.abspath(args.cwd or os.getcwd())
     ruleset = load(cwd)
     rules = select(args, ruleset)
+    if getattr(args, "replay", False):
+        if args.all or args.command is not None or args.payload is not None or args.exit_code is not None:
+            raise JouetError("--replay runs one rule (a name or a file) over the ledger: leave out --all, "
+                             "--command, --payload and --exit-code")
+        from jouet_git.commands.rule_replay import run_replay
+
+        return run_replay(rules, args.json)
     if args.command is not None or args.payload is not None:
         return _one_call(args, rules, cwd, ruleset)
     if args.exit_code is not None:

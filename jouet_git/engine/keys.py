@@ -35,13 +35,13 @@ WITH_KEYS = tuple(k for k in MATCH_COMMAND_KEYS if k not in ("with", "unless_wit
 
 EXAMPLE_KEYS = (
     "command", "tool", "path", "harness", "exit_code", "action", "rewrite", "rewritten", "kind", "scope",
-    "input", "session", "git", "claims", "stack", "secrets", "files", "tracked_files", "seen", "read_lines",
-    "code_lines", "fnox",
+    "input", "session", "git", "claims", "stack", "secrets", "files", "tracked_files", "fired", "runs", "seen",
+    "read_lines", "code_lines", "fnox",
 )
 
 MODES = ("warn", "deny")
 SCOPES = ("builtin", "user", "repo", "plugin", "enforced")
-EVENTS = ("pre-tool-use", "post-tool-use")
+EVENTS = ("pre-tool-use", "post-tool-use", "stop")
 ACTIONS = ("deny", "warn", "rewrite")
 KINDS = ("test", "lint", "build")
 

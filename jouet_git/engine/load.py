@@ -306,8 +306,8 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
     on = string("on")
     if on is not None:
         if on not in keys.EVENTS:
-            found.add(RuleError(f"`on` must be \"pre-tool-use\" or \"post-tool-use\", not {on!r}", line("on"),
-                                shown))
+            found.add(RuleError(f"`on` must be \"pre-tool-use\", \"post-tool-use\" or \"stop\", not {on!r}",
+                                line("on"), shown))
         else:
             data["on"] = on
     primer = table.get("primer")
@@ -328,6 +328,9 @@ def validate_rule(table: dict[str, Any], loc: _Locator, index: int, path: str, s
                             "(or name a `script` that decides)", loc.rule_line(index), shown))
 
     match = table.get("match")
+    if match is None and on == "stop":
+        # A stop has no command: a stop rule looks at every stop (its script decides).
+        match = {"tool": "stop"}
     if match is None and "match" in meant:
         pass
     elif match is None:
@@ -565,6 +568,7 @@ _EXAMPLE_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "secrets": (list, "a list of tables"), "files": (dict, "a table"), "tracked_files": (int, "a number"),
     "seen": (bool, "true or false"), "read_lines": (int, "a number"), "code_lines": (int, "a number"),
     "fnox": (dict, "a table such as { secrets = [\"STRIPE_KEY\"], files = [\"secrets.env\"] }"),
+    "fired": ((int, dict), "a number, or a table of numbers by rule name"), "runs": (list, "a list of tables"),
 }
 
 
@@ -601,7 +605,7 @@ def _example(item: Any, kind: str, line: Any, name: str | None) -> Any:
     fnox = item.get("fnox")
     if isinstance(fnox, dict):
         found.check(_example_fnox, fnox, line("fnox"), name)
-    for key in ("claims", "secrets"):
+    for key in ("claims", "secrets", "runs"):
         entries = item.get(key, [])
         if isinstance(entries, list) and not all(isinstance(entry, dict) for entry in entries):
             found.add(RuleError(f"example field `{key}` must be a list of tables", line(key), name))

@@ -152,6 +152,9 @@ class Rule:
         """The mode `jouet rule list` shows."""
         if self.on == "post-tool-use" and self.script is None:
             return WARN
+        fires = self.examples.get("fires") or []
+        if self.on == "post-tool-use" and fires and all(isinstance(e, dict) and "kind" in e for e in fires):
+            return "record"  # a script rule that records checks after a call (its examples say which)
         return WARN if self.only_warns else self.mode
 
     def to_data(self) -> dict[str, Any]:

@@ -109,15 +109,17 @@ class Runner:
         decision.ms = (time.perf_counter() - started) * 1000
         return decision
 
-    def record(self, call: Call, decision: Decision) -> None:
-        """Append the call's ledger line (never raises: a full disk must not break a hook)."""
+    def record(self, call: Call, decision: Decision, extra: dict[str, Any] | None = None) -> None:
+        """Append the call's ledger line (never raises: a full disk must not break a hook).
+
+        EXTRA: fields of a stop or session-start line (the work tree's hash)."""
         if not self.record_calls:
             return
         from jouet_git import ledger
 
         try:
             root = self._repository(call.cwd).root
-            ledger.append(ledger.entry(call, decision, root, decision.ms))
+            ledger.append(ledger.entry(call, decision, root, decision.ms, extra))
         except (OSError, ValueError):
             pass
         self._note_read(call, decision)

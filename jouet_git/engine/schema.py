@@ -81,6 +81,10 @@ def _example() -> dict[str, Any]:
         "tracked_files": _INT, "seen": {"type": "boolean"}, "read_lines": _INT, "code_lines": _INT,
         "fnox": {"type": "object", "additionalProperties": False, "properties": {
             "secrets": {"type": "array", "items": _STR}, "files": {"type": "array", "items": _STR}}},
+        "fired": {"oneOf": [_INT, {"type": "object", "additionalProperties": _INT}],
+                  "description": "What jouet.session.fired() answers: a count, or counts by rule name."},
+        "runs": {"type": "array", "items": {"type": "object"},
+                 "description": "What jouet.ci.last_run() finds: recorded runs, newest first."},
     }
     assert set(props) == set(keys.EXAMPLE_KEYS)
     return {"oneOf": [_STR, {"type": "object", "properties": props, "additionalProperties": False,

@@ -52,7 +52,7 @@ COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_t
                   "span", "words_at", "nested", "matched", "status", "text", "line", "background")
 MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
                  "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
-                 "claims", "settings")
+                 "claims", "settings", "session", "ci")
 
 _CONTAINS = """
 function(list, value)
@@ -218,14 +218,26 @@ class ScriptHost:
                 raise TypeError("jouet.record: pass one of call.commands as the command")
             if scope not in (None, "full", "partial"):
                 raise ValueError("jouet.record: scope must be \"full\" or \"partial\"")
+            if dir is not None and not isinstance(dir, str):
+                raise TypeError("jouet.record: dir must be a string (a path, as jouet.dirs gives it) or nil")
             if command.status is None:
                 return None
+            from jouet_git.ledger import command_shape
+
+            tree, wt = None, None
+            place = getattr(current.probes, "record_place", None)
+            if place is not None:
+                # The work tree the run was in, after it ran: what the stop check compares with.
+                with self.sb.paused():
+                    tree, wt = place(dir)
+            call = current.call
             current.records.append({
                 "kind": kind, "rule": current.rule.name, "ok": command.status == 0,
                 "exit_code": command.status, "scope": scope or "partial",
                 "selector": selector if isinstance(selector, str) else None,
-                "dir": dir if isinstance(dir, str) else None,
-                "shape": " ".join(command.argv[:2]), "harness": current.call.harness,
+                "dir": dir, "command": command.line, "shape": command_shape(command),
+                "tree": tree, "wt": wt, "harness": call.harness,
+                "duration_ms": getattr(call, "duration_ms", None),
             })
             return None
 
@@ -323,6 +335,8 @@ class ScriptHost:
             "secrets": submodule("secrets", {"scan": sb.with_strings(secrets_scan, 2, "jouet.secrets.scan: the paths",
                                                                       optional=True)}),
             "claims": submodule("claims", {"held": sb.with_strings(claims_held, 1, "jouet.claims.held: the paths")}),
+            "session": submodule("session", {"fired": self._probe("session_fired")}),
+            "ci": submodule("ci", {"last_run": self._probe("ci_last_run")}),
         }
 
     def _command(self, tag: Any, who: str) -> Command:

@@ -122,6 +122,27 @@ export type JouetClaim = {
 \tmachine: string?,
 }
 
+export type JouetRun = {
+\t-- test, lint or build, and the rule that recorded it.
+\tkind: "test" | "lint" | "build",
+\trule: string,
+\tok: boolean,
+\tscope: "full" | "partial",
+\t-- What a partial run picked, such as "-p jouet-edit" (absent when content is not stored).
+\tselector: string?,
+\t-- The hash of the work tree it ran against (jouet.git.tree at the time).
+\ttree: string?,
+\texit_code: number,
+\t-- The command's shape (arguments replaced by <arg>), and its text when content is stored.
+\tshape: string?,
+\tcommand: string?,
+\t-- When it was recorded (seconds since the epoch) and how long it ran, where the harness said.
+\tts: number?,
+\tduration_ms: number?,
+\tharness: string?,
+\tsession: string?,
+}
+
 declare jouet: {
 \tdeny: (message: string) -> JouetDecision,
 \twarn: (message: string) -> JouetDecision,
@@ -167,6 +188,16 @@ declare jouet: {
 \t},
 \tclaims: {
 \t\theld: (paths: {string}) -> ({JouetClaim}?, string?),
+\t},
+\tsession: {
+\t\t-- How many earlier calls by agent in session (pass call.session and call.agent) the rule
+\t\t-- denied or warned about, counted from the end of the hooks' ledger; nil with no ledger yet.
+\t\tfired: (rule: string, session: string?, agent: string?) -> (number?, string?),
+\t},
+\tci: {
+\t\t-- The newest run the hooks recorded in this work tree (or the one at dir).
+\t\tlast_run: (kind: ("test" | "lint" | "build")?, scope: ("full" | "partial")?, dir: string?)
+\t\t\t-> (JouetRun?, string?),
 \t},
 \t-- A plugin rule's settings (from its pin); empty for other rules.
 \tsettings: {[string]: any},

@@ -20,7 +20,17 @@ import os
 import re
 
 from jouet_git.call import KIND_EDIT, KIND_READ, KIND_SEARCH, KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
-from jouet_git.harness.base import CALLS, SESSION_START, Adapter, BadInput, Outcome, Reply, Request, failed_rules
+from jouet_git.harness.base import (
+    CALLS,
+    SESSION_START,
+    STOP,
+    Adapter,
+    BadInput,
+    Outcome,
+    Reply,
+    Request,
+    failed_rules,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +42,8 @@ EVENTS = {
     "post": "PostToolUse",
     "post-failure": "PostToolUseFailure",
     "session-start": "SessionStart",
+    "stop": "Stop",
+    "subagent-stop": "SubagentStop",
 }
 TOOLS = {
     "Bash": KIND_SHELL, "Read": KIND_READ, "Edit": KIND_EDIT, "Write": KIND_EDIT, "MultiEdit": KIND_EDIT,
@@ -107,7 +119,16 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
         input=tool_input,
         rewrite=(event == "pre" and tool == "Bash" and harness == "claude"),
         background=tool_input.get("run_in_background") is True,
+        duration_ms=_duration(payload) if call_event == POST_TOOL_USE else None,
     )
+
+
+def _duration(payload: dict[str, Any]) -> int | None:
+    """How long the tool ran, from a PostToolUse payload's duration_ms."""
+    value = payload.get("duration_ms")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        return None
+    return int(value)
 
 
 class ClaudeAdapter(Adapter):
@@ -123,6 +144,9 @@ class ClaudeAdapter(Adapter):
         session = _text(payload, "session_id")
         if event == "session-start":
             return Request(SESSION_START, event, cwd, session=session, payload=payload)
+        if event in ("stop", "subagent-stop"):
+            return Request(STOP, event, cwd, session=session, agent=_text(payload, "agent_id"), payload=payload,
+                           stop_active=payload.get("stop_hook_active") is True)
         call = call_from_payload(payload, event)
         return Request(CALLS, event, cwd, [call], session=session, agent=call.agent, payload=payload)
 
@@ -146,6 +170,12 @@ class ClaudeAdapter(Adapter):
             if not out:
                 return Reply(stderr=stderr)
             return Reply(json.dumps(out) + "\n", stderr)
+        if request.kind == STOP:
+            # Stop and SubagentStop: {"decision": "block", "reason"} keeps the agent working.
+            held = outcome.stop.deny if outcome.stop is not None else None
+            if held is None:
+                return Reply(stderr=stderr)
+            return Reply(json.dumps({"decision": "block", "reason": held.text()}) + "\n", stderr)
         [call], [decision] = request.calls, outcome.decisions
         name = EVENTS[request.event]
         warnings = [w.text() for w in decision.warnings]

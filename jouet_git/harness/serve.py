@@ -13,12 +13,25 @@ from __future__ import annotations
 import os
 import sys
 
-from jouet_git.harness.base import CALLS, NOTICE, SESSION_START, STOP, Adapter, BadInput, Outcome, Reply, Request
+from jouet_git.harness.base import (
+    CALLS,
+    NOTICE,
+    SESSION_START,
+    STOP,
+    Adapter,
+    BadInput,
+    Outcome,
+    Reply,
+    Request,
+    failed_rules,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import TextIO
+
+    from jouet_git.call import Call
 
 
 def serve(adapter: Adapter, event: str, argv: list[str]) -> int:
@@ -69,9 +82,26 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         ruleset = runner.ruleset(request.cwd)
         outcome.primer = primer(ruleset)
         outcome.notices.extend(problems.notices(ruleset))
+        from jouet_git.engine import stop
+
+        stop.session_started(runner, event_call(adapter, request, "session-start"))
     elif request.kind == STOP:
-        outcome.stop = None  # the stop check has no rules yet: the agent may stop
+        from jouet_git.engine import stop
+
+        call = event_call(adapter, request, "stop")
+        decision, extra = stop.check(runner, call, request.stop_active)
+        runner.record(call, decision, extra)
+        outcome.stop = decision if decision.action is not None else None
+        outcome.notices.extend(failed_rules([decision]))
     return outcome
+
+
+def event_call(adapter: Adapter, request: Request, event: str) -> Call:
+    """The call a session start or a stop stands for: no command, tool "stop" or "session-start"."""
+    from jouet_git.call import KIND_OTHER, Call
+
+    return Call(event=event, harness=adapter.name, tool=event, kind=KIND_OTHER, cwd=request.cwd,
+                session=request.session, agent=request.agent, input={"stop_active": request.stop_active})
 
 
 def _write(stream: TextIO, text: str) -> None:

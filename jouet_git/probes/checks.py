@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 CHANGED_SCOPES = ("staged", "tracked")
 SECRETS_SCOPES = ("staged", "tracked", "outgoing")
+RUN_KINDS = ("test", "lint", "build")
+RUN_SCOPES = ("full", "partial")
 _ZERO = frozenset({"0" * 40, "0" * 64})
 
 
@@ -22,6 +24,27 @@ def string(what: str, value: Any) -> str:
     if not isinstance(value, str):
         raise ProbeError(f"{what} must be a string, not {_kind(value)}")
     return value
+
+
+def optional_string(what: str, value: Any) -> str | None:
+    """VALUE, which must be a string or nil."""
+    if value is not None and not isinstance(value, str):
+        raise ProbeError(f"{what} must be a string or nil, not {_kind(value)}")
+    return None if value is None else str(value)
+
+
+def run_kind(kind: Any) -> str | None:
+    """ci.last_run's kind: test, lint, build, or nil for any."""
+    if kind is not None and kind not in RUN_KINDS:
+        raise ProbeError(f"jouet.ci.last_run: unknown kind {kind!r}: use \"test\", \"lint\", \"build\" or nil")
+    return None if kind is None else str(kind)
+
+
+def run_scope(scope: Any) -> str | None:
+    """ci.last_run's scope: full, partial, or nil for any."""
+    if scope is not None and scope not in RUN_SCOPES:
+        raise ProbeError(f"jouet.ci.last_run: unknown scope {scope!r}: use \"full\", \"partial\" or nil")
+    return None if scope is None else str(scope)
 
 
 def changed_scope(scope: Any) -> str:

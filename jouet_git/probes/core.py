@@ -266,6 +266,51 @@ class Probes:
             return None, f"{name} is not set"
         return value, None
 
+    # -- the ledger: sessions and recorded checks ------------------------------------------------------
+
+    def session_fired(self, rule: str, session: str | None = None, agent: str | None = None) -> Answer:
+        """How many earlier calls by AGENT in SESSION the rule RULE denied or warned about."""
+        from jouet_git.probes.checks import optional_string, string
+
+        string("rule", rule)
+        optional_string("session", session)
+        optional_string("agent", agent)
+
+        def compute() -> Answer:
+            from jouet_git.probes import ledger
+
+            return ledger.fired(rule, session, agent, self._deadline)
+
+        return self._answer(("session.fired", rule, session, agent), compute)
+
+    def ci_last_run(self, kind: str | None = None, scope: str | None = None, dir: str | None = None) -> Answer:
+        """The newest test, lint or build run the hooks recorded in this work tree (or the one at DIR)."""
+        from jouet_git.probes.checks import run_kind, run_scope
+
+        kind = run_kind(kind)
+        scope = run_scope(scope)
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git import ledger as store
+            from jouet_git.probes import ledger
+
+            return ledger.last_run(store.root_hash(repo.root), kind, scope, self._deadline)
+
+        return self._answer(("ci.last_run", kind, scope, repo.root), compute)
+
+    def record_place(self, dir: str | None = None) -> tuple[str | None, str | None]:
+        """For jouet.record: the tree hash of the work tree a run was in, and its root's hash."""
+        repo, _reason = self._locate(dir)
+        if repo is None:
+            return None, None
+        from jouet_git import ledger
+
+        tree, _why = self.git_tree(dir)
+        return (tree if isinstance(tree, str) else None), ledger.root_hash(repo.root)
+
     # -- stacks, secrets, claims -----------------------------------------------------------------------
 
     def stack_layer(self) -> Answer:

@@ -14,6 +14,11 @@ filesystem or the environment. An example answers a probe through one of its key
     stack    jouet.stack.layer(): branch, parent, parent_merged, trunk ("main" if omitted)
     secrets  jouet.secrets.scan(): findings with rule, path, line (and commit for "outgoing")
     files    jouet.file.contains(): the text of each file, by the exact path the script passes
+    fired    jouet.session.fired(): how many earlier calls the rule spoke up on in the session, as a
+             number for any rule, or a table of numbers by rule name (a rule left out: 0)
+    runs     jouet.ci.last_run(): the recorded runs, newest first, each with kind (test if
+             omitted), ok (true if omitted), scope (partial if omitted), and optionally selector,
+             exit_code, tree, shape and harness; the newest one of the kind and scope asked wins
 
 Any other probe, or one whose key the example leaves out, answers nil and a reason. Arguments are
 checked as the real probes check them, so a script that passes a bad scope or asks for an
@@ -192,6 +197,49 @@ class ExampleProbes:
         if not isinstance(claims, list):
             return None, _no_key("claims", "jouet.claims.held()")
         return held(claims, wanted, self.cwd), None
+
+
+    # -- the ledger ----------------------------------------------------------------------------------
+
+    def session_fired(self, rule: str, session: str | None = None, agent: str | None = None) -> Answer:
+        from jouet_git.probes.checks import optional_string, string
+
+        string("rule", rule)
+        optional_string("session", session)
+        optional_string("agent", agent)
+        fired = self.example.get("fired")
+        if isinstance(fired, dict):
+            fired = fired.get(rule, 0)
+        if fired is None:
+            return None, _no_key("fired", "jouet.session.fired()")
+        return _count(fired), None
+
+    def ci_last_run(self, kind: str | None = None, scope: str | None = None, dir: str | None = None) -> Answer:
+        from jouet_git.probes.checks import run_kind, run_scope
+
+        kind = run_kind(kind)
+        scope = run_scope(scope)
+        _dir(dir)
+        found = self.example.get("runs")
+        if not isinstance(found, list):
+            return None, _no_key("runs", "jouet.ci.last_run()")
+        for item in found:
+            if not isinstance(item, dict):
+                continue
+            run = {"kind": item.get("kind", "test"), "rule": item.get("rule", "checks"),
+                   "ok": bool(item.get("ok", True)), "scope": item.get("scope", "partial")}
+            for key in ("selector", "exit_code", "tree", "shape", "harness", "command"):
+                if item.get(key) is not None:
+                    run[key] = item[key]
+            if "exit_code" not in run:
+                run["exit_code"] = 0 if run["ok"] else 1
+            if (kind is None or run["kind"] == kind) and (scope is None or run["scope"] == scope):
+                return run, None
+        return None, "the example's `runs` holds no run of that kind and scope"
+
+    def record_place(self, dir: str | None = None) -> tuple[str | None, str | None]:
+        """Examples record runs without a work tree: no tree, no root."""
+        return None, None
 
 
 def held(claims: list[Any], paths: list[str], cwd: str) -> list[dict[str, Any]]:

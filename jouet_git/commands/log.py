@@ -1,0 +1,314 @@
+"""Show what jouet's hooks saw and decided: the ledger, newest last.
+
+  jouet log                          the last 20 calls, from every harness and git's hooks
+  jouet log -n 100 --decision deny   the last 100 denials
+  jouet log --rule force-push --since 2d
+  jouet log --session 4f1c --harness claude
+  jouet log --repo .                 only calls in this repository's work tree
+  jouet log --follow                 keep printing calls as the hooks record them
+  jouet log --json                   the ledger's own lines, one JSON object a line
+  jouet log --stats                  how often each rule denied and warned, by day and by harness,
+                                     and which rules loaded here never fired
+
+--since takes a duration (90s, 30m, 2h, 3d, 1w) or a date (2026-11-30, 2026-11-30T14:00, local
+time). The filters combine. Each line shows the time, the harness, the session (first 8
+characters), the decision, the rules that spoke up or recorded a check, and the command (or the
+file, or the command's shape when content is not stored).
+
+The ledger is ~/.local/state/jouet/ledger.jsonl ($JOUET_STATE_DIR), with up to two rotated files
+beside it; `jouet log` reads them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from jouet_git import ledger
+from jouet_git.errors import JouetError
+
+DEFAULT_LIMIT = 20
+POLL = 0.5  # seconds between looks at the ledger under --follow
+DECISIONS = ("deny", "warn", "rewrite", "ask", "none", "record", "held", "error", "unreadable")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-n", "--limit", type=int, default=None, metavar="N",
+                        help=f"show the last N calls (default {DEFAULT_LIMIT}; 0 for all)")
+    parser.add_argument("--rule", default=None, help="only calls this rule denied, warned about or recorded")
+    parser.add_argument("--decision", default=None, choices=DECISIONS,
+                        help="only calls with this decision (record: a check was recorded; held: a stop was held)")
+    parser.add_argument("--session", default=None, help="only this agent session (a prefix is enough)")
+    parser.add_argument("--harness", default=None, help="only this harness (claude, codex, git, check, ...)")
+    parser.add_argument("--repo", default=None, metavar="DIR", help="only calls in the work tree holding DIR")
+    parser.add_argument("--since", default=None, metavar="WHEN", help="only calls since WHEN (2h, 3d, 2026-11-30)")
+    parser.add_argument("--json", action="store_true", help="print the ledger's lines as JSON, one a line")
+    parser.add_argument("-f", "--follow", action="store_true", help="keep printing new calls as they come")
+    parser.add_argument("--stats", action="store_true",
+                        help="how often each rule denied and warned, per day and per harness, as a chart")
+
+
+def run(args: argparse.Namespace) -> int:
+    select = Filter(args)
+    if args.stats:
+        if args.follow:
+            raise JouetError("--stats sums the ledger up once; it does not go with --follow")
+        from jouet_git.commands.log_stats import show_stats
+
+        return show_stats(select, args.json, args.since)
+    limit = DEFAULT_LIMIT if args.limit is None else args.limit
+    if limit < 0:
+        raise JouetError("--limit takes 0 (everything) or a positive number")
+    if not ledger.exists() and not args.follow:
+        if not args.json:
+            print(f"the ledger is empty: no hook has recorded a call yet ({ledger.path()})")
+        return 0
+    lines = recent(select, limit)
+    for line in lines:
+        emit(line, args.json)
+    if args.follow:
+        try:
+            follow(select, args.json)
+        except KeyboardInterrupt:
+            return 0
+    return 0
+
+
+# --- selecting ---------------------------------------------------------------------------------------
+
+
+class Filter:
+    """Which ledger lines a person asked for."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.rule: str | None = args.rule
+        self.decision: str | None = args.decision
+        self.session: str | None = args.session
+        self.harness: str | None = args.harness
+        self.since: float | None = parse_since(args.since) if args.since else None
+        self.wt: str | None = None
+        if args.repo is not None:
+            from jouet_git import gitdir
+
+            root = gitdir.find_root(os.path.abspath(args.repo))
+            if root is None:
+                raise JouetError(f"--repo {args.repo}: not inside a git work tree")
+            self.wt = ledger.root_hash(root)
+
+    def __call__(self, line: dict[str, Any]) -> bool:
+        if self.harness is not None and line.get("harness") != self.harness:
+            return False
+        if self.session is not None and not str(line.get("session") or "").startswith(self.session):
+            return False
+        if self.wt is not None and line.get("wt") != self.wt:
+            return False
+        if self.rule is not None and not any(r.get("rule") == self.rule for r in rules_of(line)):
+            return False
+        if self.decision is not None:
+            if self.decision == "record":
+                if not line.get("records"):
+                    return False
+            elif self.decision == "held":
+                if line.get("event") != "stop" or line.get("decision") != "deny":
+                    return False
+            elif line.get("decision") != self.decision:
+                return False
+        return not (self.since is not None and timestamp(line) < self.since)
+
+
+def rules_of(line: dict[str, Any]) -> list[dict[str, Any]]:
+    rules = line.get("rules")
+    return [r for r in rules if isinstance(r, dict)] if isinstance(rules, list) else []
+
+
+def timestamp(line: dict[str, Any]) -> float:
+    """When the line was written, in seconds since the epoch (0 when it does not say)."""
+    ts = line.get("ts")
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        return float(ts)
+    text = line.get("time")
+    if isinstance(text, str) and len(text) >= 19:
+        import calendar
+
+        try:
+            return float(calendar.timegm(time.strptime(text[:19], "%Y-%m-%dT%H:%M:%S")))
+        except ValueError:
+            return 0.0
+    return 0.0
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def parse_since(text: str, now: float | None = None) -> float:
+    """The time --since names: a duration before now (90s, 30m, 2h, 3d, 1w) or a local date and time."""
+    text = text.strip()
+    now = time.time() if now is None else now
+    if len(text) >= 2 and text[-1] in _UNITS and text[:-1].replace(".", "", 1).isdigit():
+        return now - float(text[:-1]) * _UNITS[text[-1]]
+    for layout in ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            return time.mktime(time.strptime(text, layout))
+        except ValueError:
+            continue
+    raise JouetError(f"--since {text!r}: give a duration such as 30m, 2h, 3d or 1w, or a date such as "
+                     "2026-11-30 or 2026-11-30T14:00")
+
+
+def recent(select: Filter, limit: int) -> list[dict[str, Any]]:
+    """The last LIMIT lines SELECT takes (all with 0), oldest first, read from the ledger's end."""
+    found: list[dict[str, Any]] = []
+    for line in ledger.backwards():
+        if select.since is not None and timestamp(line) < select.since:
+            # Lines are in time order within a file; a rotated file is older still.
+            break
+        if select(line):
+            found.append(line)
+            if limit and len(found) >= limit:
+                break
+    found.reverse()
+    return found
+
+
+# --- showing -----------------------------------------------------------------------------------------
+
+
+def emit(line: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(line, ensure_ascii=False, separators=(",", ":")), flush=True)
+    else:
+        print(describe(line), flush=True)
+
+
+def describe(line: dict[str, Any]) -> str:
+    """One line for a person."""
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(timestamp(line)))
+    session = str(line.get("session") or "-")[:8]
+    decision = str(line.get("decision") or "none")
+    event = line.get("event")
+    if event == "stop":
+        decision = "held" if decision == "deny" else "stop"
+    elif event == "session-start":
+        decision = "start"
+    names = []
+    for rule in rules_of(line):
+        name = str(rule.get("rule"))
+        if rule.get("action") == "record":
+            name += "+"
+        if name not in names:
+            names.append(name)
+    what = _what(line)
+    head = f"{when}  {line.get('harness') or '?'!s:8} {session:8}  "
+    text = _fit(f"{head}{decision:6} {','.join(names) or '-':18} {what}")
+    return head + _paint(text[len(head):len(head) + 6], decision) + text[len(head) + 6:]
+
+
+def _what(line: dict[str, Any]) -> str:
+    event = line.get("event")
+    if event == "stop":
+        note = line.get("reason") or line.get("note")
+        errors = line.get("errors") or []
+        return f"(stop{': ' + str(note) if note else ''})" + (" [rule failed]" if errors else "")
+    if event == "session-start":
+        return "(session started)"
+    command = line.get("command") or line.get("path") or line.get("shape")
+    if command is None:
+        tool = line.get("tool")
+        command = f"({tool})" if tool else ""
+    text = " ".join(str(command).split())
+    for record in line.get("records") or []:
+        if isinstance(record, dict):
+            verdict = "passed" if record.get("ok") else f"failed, exit {record.get('exit_code')}"
+            scope = record.get("scope") or "partial"
+            text += f"  [{record.get('kind')} {scope}: {verdict}]"
+    if line.get("event") == "post-tool-use" and line.get("exit_code") not in (None, 0) and not line.get("records"):
+        text += f"  [exit {line.get('exit_code')}]"
+    return text
+
+
+_STYLE = {"deny": "1;31", "held": "1;31", "warn": "1;33", "ask": "1;33", "rewrite": "36", "error": "31"}
+
+
+def _paint(text: str, decision: str) -> str:
+    """TEXT coloured for DECISION on a terminal (never when NO_COLOR is set or output is piped)."""
+    style = _STYLE.get(decision)
+    if style is None or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty():
+        return text
+    return f"\033[{style}m{text}\033[0m"
+
+
+def width() -> int:
+    """The terminal's width ($COLUMNS, else the terminal's, else 100)."""
+    value = os.environ.get("COLUMNS", "")
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return 100
+
+
+def _fit(text: str) -> str:
+    """Cut TEXT to the terminal's width, on a terminal only (a pipe gets the whole line)."""
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    limit = width()
+    if not tty or len(text) <= limit:
+        return text
+    return text[:max(40, limit - 1)] + "…"
+
+
+# --- following ---------------------------------------------------------------------------------------
+
+
+def follow(select: Filter, as_json: bool) -> None:
+    """Print the lines SELECT takes as the hooks append them, until interrupted; survives rotation."""
+    target = ledger.path()
+    handle = None
+    inode = None
+    try:
+        info = os.stat(target)
+        handle = open(target, "rb")  # noqa: SIM115 - kept open across the loop
+        handle.seek(info.st_size)
+        inode = info.st_ino
+    except OSError:
+        handle = None
+    pending = b""
+    while True:
+        if handle is None:
+            try:
+                handle = open(target, "rb")  # noqa: SIM115
+                inode = os.fstat(handle.fileno()).st_ino
+            except OSError:
+                time.sleep(POLL)
+                continue
+        chunk = handle.read()
+        if chunk:
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                line = ledger.parse_line(raw)
+                if line is not None and select(line):
+                    emit(line, as_json)
+            continue
+        try:
+            now = os.stat(target)
+        except OSError:
+            now = None
+        if now is None or now.st_ino != inode:
+            # Rotated: finish the old file (a hook may have written to it just before), then the new one.
+            for raw in (pending + handle.read()).split(b"\n"):
+                line = ledger.parse_line(raw) if raw else None
+                if line is not None and select(line):
+                    emit(line, as_json)
+            handle.close()
+            handle = None
+            pending = b""
+            continue
+        time.sleep(POLL)

@@ -1,0 +1,277 @@
+"""Find secrets in a short text (a command line) with gitleaks' own rules, without running gitleaks.
+
+    spans = secret_spans("curl -H 'x-api-key: sk_live_...' https://...")   # [(start, end), ...]
+
+The ledger stores the commands agents run; before one is written, what gitleaks' rules would call a
+secret in it is replaced by [redacted]. Starting gitleaks costs about a second, so the rules are
+applied here instead: read once from the config compiled into the gitleaks binary, translated from
+Go's regular expressions to Python's (gitleaks/goregex.py), and cached under the cache directory,
+keyed by the binary's size, modification time and inode.
+
+Each rule runs only when one of its keywords occurs in the text (compared case-insensitively, as
+gitleaks does), so text without any keyword costs one lower-casing and a substring test per keyword,
+and no regular expression is compiled. For a match, the span redacted is the secret's: the rule's
+`secretGroup`, else its first non-empty group, else the whole match, as gitleaks reports it. A rule's
+entropy floor and the allowlists that can be decided from the text alone (regexes and stopwords, the
+rule's own and the global ones) are applied; allowlists that need a path or a commit are not, so
+this redacts at least what gitleaks reports on the same line. Decoding passes (base64, hex, percent)
+are not followed: an encoded secret is redacted only when its encoded form matches a rule too.
+
+Without a gitleaks binary, or with a config that cannot be read, there are no rules here; the
+ledger's own patterns (ledger.redact) still apply.
+
+On the hook path: imports os, json and re; tomli and the binary are read only to (re)build the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+CACHE_FORMAT = 1
+
+
+class _Rules:
+    """The translated rules and the keyword index of one gitleaks config."""
+
+    __slots__ = ("by_keyword", "compiled", "global_allow", "rules")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.rules: list[dict[str, Any]] = data["rules"]
+        self.global_allow: list[dict[str, Any]] = data["allow"]
+        self.by_keyword: dict[str, list[int]] = {}
+        for index, rule in enumerate(self.rules):
+            for keyword in rule["kw"]:
+                self.by_keyword.setdefault(keyword, []).append(index)
+        self.compiled: dict[str, re.Pattern[str] | None] = {}
+
+    def pattern(self, source: str) -> re.Pattern[str] | None:
+        if source not in self.compiled:
+            try:
+                self.compiled[source] = re.compile(source, re.ASCII)
+            except (re.error, OverflowError, RecursionError):
+                self.compiled[source] = None
+        return self.compiled[source]
+
+
+_loaded: dict[str, _Rules | None] = {}
+
+
+def secret_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) spans of TEXT that gitleaks' default rules would report as secrets."""
+    if not text:
+        return []
+    rules = _rules()
+    if rules is None:
+        return []
+    lowered = text.lower() if text.isascii() else _go_lower(text)
+    wanted: set[int] = set()
+    for keyword, indexes in rules.by_keyword.items():
+        if keyword in lowered:
+            wanted.update(indexes)
+    spans: list[tuple[int, int]] = []
+    for index in sorted(wanted):
+        spans.extend(_rule_spans(rules, rules.rules[index], text))
+    return spans
+
+
+def _go_lower(text: str) -> str:
+    from jouet_git.gitleaks.precheck import go_lower
+
+    return go_lower(text)
+
+
+def _rule_spans(rules: _Rules, rule: dict[str, Any], text: str) -> list[tuple[int, int]]:
+    pattern = rules.pattern(rule["re"])
+    if pattern is None:
+        return []
+    found = []
+    for match in pattern.finditer(text):
+        start, end = _secret_span(match, rule.get("group") or 0)
+        if start == end:
+            continue
+        secret = text[start:end]
+        entropy = rule.get("entropy")
+        if entropy and shannon_entropy(secret) <= entropy:
+            continue
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        line = text[line_start:line_end if line_end >= 0 else len(text)]
+        targets = {"secret": secret, "match": match.group(0), "line": line}
+        if any(_allowed(rules, allow, targets) for allow in rule.get("allow", []) + rules.global_allow):
+            continue
+        found.append((start, end))
+    return found
+
+
+def _secret_span(match: re.Match[str], group: int) -> tuple[int, int]:
+    """Where gitleaks' secret is in MATCH: the secretGroup, else the first non-empty group, else all."""
+    groups = match.re.groups
+    if group and group <= groups:
+        return match.span(group)
+    for index in range(1, groups + 1):
+        start, end = match.span(index)
+        if start >= 0 and end > start:
+            return start, end
+    return match.span(0)
+
+
+def _allowed(rules: _Rules, allow: dict[str, Any], targets: dict[str, str]) -> bool:
+    """Whether an allowlist that can be decided from the text alone lets the finding through."""
+    checks: list[bool] = []
+    if allow.get("re"):
+        target = targets.get(allow.get("target") or "secret", targets["secret"])
+        checks.append(any(p is not None and p.search(target) for p in map(rules.pattern, allow["re"])))
+    if allow.get("stop"):
+        lowered = targets["secret"].lower()
+        checks.append(any(word in lowered for word in allow["stop"]))
+    if not checks:
+        return False
+    return all(checks) if allow.get("and") else any(checks)
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character, as gitleaks computes a secret's entropy."""
+    if not text:
+        return 0.0
+    counts: dict[str, int] = {}
+    for char in text:
+        counts[char] = counts.get(char, 0) + 1
+    total = len(text)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+# --- the cache -------------------------------------------------------------------------------------
+
+
+def _rules() -> _Rules | None:
+    from jouet_git.gitleaks.binary import find_gitleaks
+
+    binary = find_gitleaks()
+    if binary is None:
+        return None
+    if binary in _loaded:
+        return _loaded[binary]
+    rules = None
+    try:
+        st = os.stat(binary)
+        cache = _cache_path(st)
+        data = _read_cache(cache) if cache else None
+        if data is None:
+            data = build(binary)
+            if cache and data is not None:
+                _write_cache(cache, data)
+        rules = _Rules(data) if data is not None else None
+    except (OSError, ValueError, KeyError, TypeError):
+        rules = None
+    _loaded[binary] = rules
+    return rules
+
+
+def _cache_path(st: os.stat_result) -> str | None:
+    from jouet_git import paths
+
+    directory = paths.private_dir(os.path.join(paths.cache_dir(), "secrets"))
+    if directory is None:
+        return None
+    return os.path.join(directory, f"redact-{CACHE_FORMAT}-{st.st_size}-{st.st_mtime_ns}-{st.st_ino}.json")
+
+
+def _read_cache(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), list) or not isinstance(data.get("allow"), list):
+        return None
+    return data
+
+
+def _write_cache(path: str, data: dict[str, Any]) -> None:
+    import contextlib
+
+    from jouet_git.store import write_atomic
+
+    with contextlib.suppress(OSError):
+        write_atomic(path, json.dumps(data, separators=(",", ":")), sync=False)
+
+
+def build(binary: str) -> dict[str, Any] | None:
+    """The rules of the default config inside BINARY, translated for Python; None when unreadable."""
+    from jouet_git.gitleaks.config import Unsure, embedded_default
+
+    try:
+        text = embedded_default(binary)
+    except Unsure:
+        return None
+    import tomli
+
+    try:
+        config = tomli.loads(text)
+    except tomli.TOMLDecodeError:
+        return None
+    rules = []
+    for raw in config.get("rules") or []:
+        if not isinstance(raw, dict) or not isinstance(raw.get("regex"), str):
+            continue  # a rule on file names alone finds nothing in a command
+        source = _translate(raw["regex"])
+        keywords = [k.lower() for k in raw.get("keywords") or [] if isinstance(k, str) and k]
+        if source is None or not keywords:
+            # Without keywords a rule would run its expression on every command; gitleaks' default
+            # config has none such, and a custom one is not read here.
+            continue
+        rule: dict[str, Any] = {"id": raw.get("id"), "re": source, "kw": keywords}
+        if isinstance(raw.get("secretGroup"), int) and raw["secretGroup"] > 0:
+            rule["group"] = raw["secretGroup"]
+        if isinstance(raw.get("entropy"), (int, float)) and raw["entropy"] > 0:
+            rule["entropy"] = float(raw["entropy"])
+        allow = [a for a in (_allowlist(item) for item in raw.get("allowlists") or []) if a is not None]
+        if allow:
+            rule["allow"] = allow
+        rules.append(rule)
+    top = config.get("allowlist")
+    tables = ([top] if isinstance(top, dict) else []) + [a for a in config.get("allowlists") or []
+                                                        if isinstance(a, dict) and not a.get("targetRules")]
+    global_allow = [a for a in (_allowlist(item) for item in tables) if a is not None]
+    return {"rules": rules, "allow": global_allow}
+
+
+def _translate(pattern: str) -> str | None:
+    from jouet_git.gitleaks.goregex import Unsupported, compile_go
+
+    try:
+        return compile_go(pattern).pattern
+    except Unsupported:
+        return None
+
+
+def _allowlist(item: Any) -> dict[str, Any] | None:
+    """The part of an allowlist that can be decided from a command's text: regexes and stopwords."""
+    if not isinstance(item, dict):
+        return None
+    condition = str(item.get("condition", "")).lower()
+    both = condition in ("and", "&&")
+    if both and (item.get("paths") or item.get("commits")):
+        return None  # needs a path or a commit to hold, which a command has not
+    regexes = [r for r in (_translate(p) for p in item.get("regexes") or [] if isinstance(p, str)) if r is not None]
+    stopwords = [w.lower() for w in item.get("stopwords") or [] if isinstance(w, str) and w]
+    if not regexes and not stopwords:
+        return None
+    out: dict[str, Any] = {}
+    if regexes:
+        out["re"] = regexes
+        target = item.get("regexTarget")
+        if target in ("match", "line"):
+            out["target"] = target
+    if stopwords:
+        out["stop"] = stopwords
+    if both:
+        out["and"] = True
+    return out

@@ -1,0 +1,130 @@
+"""What the ledger stores of a command: secrets redacted, by gitleaks' own rules and by jouet's patterns.
+
+The differential test writes, for every rule of gitleaks' default config, a command line holding a
+random string that matches the rule, runs the real gitleaks once over all of them, and checks that
+every secret gitleaks reports is gone from what the ledger would store of that line.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from testing.secrets_samples import Generator
+
+from jouet_git import ledger
+from jouet_git.gitleaks import binary, redact
+
+GITLEAKS = binary.find_gitleaks()
+needs_gitleaks = pytest.mark.skipif(GITLEAKS is None, reason="gitleaks is not installed")
+
+
+def default_rules() -> list[dict[str, object]]:
+    import tomli
+
+    from jouet_git.gitleaks.config import embedded_default
+
+    assert GITLEAKS is not None
+    rules: list[dict[str, object]] = tomli.loads(embedded_default(GITLEAKS))["rules"]
+    return rules
+
+
+@needs_gitleaks
+@pytest.mark.parametrize("seed", [3, 4])
+def test_no_secret_gitleaks_finds_in_a_command_survives_redaction(tmp_path: Path, seed: int) -> None:
+    generator = Generator(random.Random(seed))
+    lines: dict[str, str] = {}
+    for index, rule in enumerate(default_rules()):
+        regex = rule.get("regex")
+        if not isinstance(regex, str):
+            continue
+        sample = generator.sample(regex)
+        assert sample is not None, f"no sample for {rule['id']}"
+        line = f"deploy --with {sample} --verbose"
+        name = f"r{index}.txt"
+        (tmp_path / name).write_text(line + "\n")
+        lines[name] = line
+    assert GITLEAKS is not None
+    proc = subprocess.run(
+        [GITLEAKS, "dir", ".", "--no-banner", "--report-format", "json", "--report-path", "-", "--exit-code", "99",
+         "--max-decode-depth", "0", "--log-level", "error"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode in (0, 99), proc.stderr
+    findings = json.loads(proc.stdout or "[]")
+    assert len({f["RuleID"] for f in findings}) >= 150  # the test is worth something only if gitleaks found most
+    leaked = []
+    for finding in findings:
+        stored = ledger.redact(lines[finding["File"]])
+        if finding["Secret"] and finding["Secret"] in stored:
+            leaked.append((finding["RuleID"], finding["Secret"], stored))
+    assert leaked == []
+
+
+def test_known_shapes_and_assignments_are_redacted() -> None:
+    secrets = {
+        "curl https://bob:hunter2pass@example.com/x": "hunter2pass",
+        "GITHUB_TOKEN=abc123def456ghi789 gh pr list": "abc123def456ghi789",
+        "mysql --password 's3cr3t-pw' -u root": "s3cr3t-pw",
+        "curl -H 'Authorization: Bearer eyJabc.def.ghi123456' https://api": "eyJabc.def.ghi123456",
+        "echo ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8": "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+        "stripe listen --api-key sk_live_51HaBcDeFgHiJkLmNoPqRsTuV": "sk_live_51HaBcDeFgHiJkLmNoPqRsTuV",
+        "export AWS_ACCESS_KEY_ID=AKIAZ7Q3XK2PLM4NB6VC": "AKIAZ7Q3XK2PLM4NB6VC",
+    }
+    for command, secret in secrets.items():
+        stored = ledger.redact(command)
+        assert secret not in stored, command
+        assert ledger.REDACTED in stored
+
+
+def test_clean_commands_are_stored_as_they_are() -> None:
+    for command in ("git status --short", "pytest -k test_api_key_rotation tests/",
+                    "git commit -m 'fix the token parser'", "npm run build", "echo $GITHUB_TOKEN | wc -c"):
+        assert ledger.redact(command) == command
+
+
+@needs_gitleaks
+def test_keyword_free_text_compiles_no_rule() -> None:
+    redact._loaded.clear()
+    assert redact.secret_spans("git status --short && ls -la src") == []
+    rules = redact._rules()
+    assert rules is not None and rules.rules
+    assert rules.compiled == {}  # no keyword, no regular expression compiled
+    redact.secret_spans("slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx")
+    assert rules.compiled  # a keyword: that rule's expression, compiled on the spot
+
+
+@needs_gitleaks
+def test_gitleaks_never_starts_when_the_ledger_redacts(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from jouet_git import ledger\n"
+        "text = ledger.redact('slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx')\n"
+        "assert 'AbCdEf' not in text, text\n"
+        "print(sorted(m for m in ('subprocess', 'tomli', 'multiprocessing') if m in sys.modules))\n"
+    )
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    # The first use reads the rules out of the binary (tomli) and caches them; neither use starts a process.
+    assert "subprocess" not in first.stdout
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == "[]"  # from the cache: no tomli either
+
+
+def test_without_gitleaks_the_patterns_still_redact(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("JOUET_GITLEAKS", str(tmp_path / "no-such-gitleaks"))
+    redact._loaded.clear()
+    assert redact.secret_spans("slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx") == []
+    assert "AbCdEf" not in ledger.redact("slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx")
+    redact._loaded.clear()
+
+
+def test_long_text_is_cut_after_redaction() -> None:
+    text = "echo " + "x" * (ledger.MAX_TEXT + 500)
+    stored = ledger.stored_text(text)
+    assert stored is not None and len(stored) < ledger.MAX_TEXT + 20 and stored.endswith("[cut]")

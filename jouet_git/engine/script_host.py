@@ -319,6 +319,7 @@ class ScriptHost:
 
         git = submodule("git", {"state": self._probe("git_state"), "tree": self._probe("git_tree"),
                                 "changed": self._probe("git_changed"), "ahead": self._probe("git_ahead"),
+                                "editor": self._probe("git_editor"),
                                 "where": sb.by_tag(where_of, 1)},
                         sb.by_tag(git_of, 1))
         return {

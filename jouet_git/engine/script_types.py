@@ -85,6 +85,16 @@ export type JouetGitState = {
 \tstashes: number?,
 }
 
+export type JouetGitEditor = {
+\t-- What git starts for a commit message (absent when it would refuse to start one: TERM is dumb
+\t-- and no editor is set), and where that came from: GIT_EDITOR, core.editor, VISUAL, EDITOR, default.
+\teditor: string?,
+\tfrom: string?,
+\t-- What it starts for an interactive rebase's todo list, and where that came from.
+\tsequence_editor: string?,
+\tsequence_from: string?,
+}
+
 export type JouetRepo = {
 \troot: string,
 \tworktree: boolean,
@@ -163,6 +173,8 @@ declare jouet: {
 \t\t-- Where a git command runs, for the probes' dir: the directory jouet.dirs gave for it, moved by
 \t\t-- its -C options; false when it cannot be known (--git-dir, --work-tree, a cd jouet cannot follow).
 \t\twhere: (command: JouetCommand, dir: (string | boolean)?) -> (string | boolean)?,
+\t\t-- The editors git would start here, from the environment and git's config.
+\t\teditor: (dir: string?) -> (JouetGitEditor?, string?),
 \t},
 \tgh: (command: JouetCommand) -> {string}?,
 \toptions: (args: {string}) -> {string},

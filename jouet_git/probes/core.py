@@ -226,6 +226,19 @@ class Probes:
 
         return self._answer(("git.ahead", repo.root, branch, of), compute)
 
+    def git_editor(self, dir: str | None = None) -> Answer:
+        """The editor git would start for a message, and for a rebase's todo list (probes/editor.py)."""
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import editor
+
+            return editor.editor(self, repo.root)
+
+        return self._answer(("git.editor", repo.root), compute)
+
     # -- the repository, files, environment ---------------------------------------------------------
 
     def repo(self) -> Answer:

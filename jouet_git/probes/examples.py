@@ -8,7 +8,9 @@ filesystem or the environment. An example answers a probe through one of its key
              jouet.git.ahead() (its `ahead`, whatever branch is asked about; or a table of
              counts by the `of` asked about, such as { "origin/main" = 3, "*" = 0 }) and
              jouet.git.changed() (its `files`: one list for every scope, or a table of lists
-             by scope, { staged = [...], tracked = [...] }, where a scope left out has none)
+             by scope, { staged = [...], tracked = [...] }, where a scope left out has none), and
+             jouet.git.editor() (its `editor` and `sequence_editor`; an example with `git` but no
+             `editor` is one where git would refuse to start an editor)
     claims   jouet.claims.held(): each claim's pattern and session, optionally worktree
              ("/elsewhere" if omitted), branch and note
     stack    jouet.stack.layer(): branch, parent, parent_merged, trunk ("main" if omitted)
@@ -108,6 +110,22 @@ class ExampleProbes:
         if isinstance(ahead, bool) or not isinstance(ahead, int):
             return None, "the example's `git` gives no `ahead`, so jouet.git.ahead() has no answer"
         return ahead, None
+
+    def git_editor(self, dir: str | None = None) -> Answer:
+        """What the example's `git` says: `editor` (what git starts for a message; false when git would
+        refuse to start one), and `sequence_editor` (for a rebase's todo list; the editor if omitted)."""
+        _dir(dir)
+        git = self._git()
+        if git is None:
+            return None, _no_key("git", "jouet.git.editor()")
+        out: dict[str, Any] = {}
+        if isinstance(git.get("editor"), str):
+            out["editor"], out["from"] = git["editor"], "core.editor"
+        if isinstance(git.get("sequence_editor"), str):
+            out["sequence_editor"], out["sequence_from"] = git["sequence_editor"], "sequence.editor"
+        elif "editor" in out:
+            out["sequence_editor"], out["sequence_from"] = out["editor"], out["from"]
+        return out, None
 
     def git_tree(self, dir: str | None = None) -> Answer:
         _dir(dir)

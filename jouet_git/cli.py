@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("jouet_git.commands.check", "show what the rules decide about a command (or many, --jsonl)"),
     "parse": ("jouet_git.commands.parse", "show how jouet reads a shell command"),
+    "read": ("jouet_git.commands.read", "outline a source file (--outline): what it defines, by line"),
     "rule": ("jouet_git.commands.rule", "list, test, write and promote rules; their schema and log"),
     "setup": ("jouet_git.commands.setup", "install jouet's hooks into an agent harness or git"),
     "doctor": ("jouet_git.commands.doctor", "check jouet's hooks, gitleaks, trust and rules, and say what to fix"),

@@ -52,7 +52,7 @@ COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_t
                   "span", "words_at", "nested", "matched", "status", "text", "line", "background")
 MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
                  "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
-                 "claims", "settings", "session", "ci")
+                 "claims", "settings", "session", "ci", "fnox")
 
 _CONTAINS = """
 function(list, value)
@@ -337,6 +337,7 @@ class ScriptHost:
                                                                       optional=True)}),
             "claims": submodule("claims", {"held": sb.with_strings(claims_held, 1, "jouet.claims.held: the paths")}),
             "session": submodule("session", {"fired": self._probe("session_fired")}),
+            "fnox": submodule("fnox", {"config": self._probe("fnox_config"), "reads": self._probe("fnox_reads")}),
             "ci": submodule("ci", {"last_run": self._probe("ci_last_run")}),
         }
 

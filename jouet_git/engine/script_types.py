@@ -93,6 +93,8 @@ export type JouetGitEditor = {
 \t-- What it starts for an interactive rebase's todo list, and where that came from.
 \tsequence_editor: string?,
 \tsequence_from: string?,
+\t-- The operation stopped for the person to finish: "rebase", "merge", "cherry-pick" or "revert".
+\tin_progress: string?,
 }
 
 export type JouetRepo = {
@@ -210,6 +212,13 @@ declare jouet: {
 \t\t-- The newest run the hooks recorded in this work tree (or the one at dir).
 \t\tlast_run: (kind: ("test" | "lint" | "build")?, scope: ("full" | "partial")?, dir: string?)
 \t\t\t-> (JouetRun?, string?),
+\t},
+\tfnox: {
+\t\t-- The fnox project around the call: the names its config defines as secrets, and the files
+\t\t-- its plain providers read them from (absolute); nil outside a fnox project.
+\t\tconfig: () -> ({ root: string, secrets: {string}, files: {string} }?, string?),
+\t\t-- Whether a plain provider reads secrets from the file at path (from the call's directory).
+\t\treads: (path: string) -> (boolean?, string?),
 \t},
 \t-- A plugin rule's settings (from its pin); empty for other rules.
 \tsettings: {[string]: any},

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("jouet_git.commands.check", "show what the rules decide about a command (or many, --jsonl)"),
     "parse": ("jouet_git.commands.parse", "show how jouet reads a shell command"),
-    "read": ("jouet_git.commands.read", "outline a source file (--outline): what it defines, by line"),
     "rule": ("jouet_git.commands.rule", "list, test, write and promote rules; their schema and log"),
     "setup": ("jouet_git.commands.setup", "install jouet's hooks into an agent harness or git"),
     "doctor": ("jouet_git.commands.doctor", "check jouet's hooks, gitleaks, trust and rules, and say what to fix"),
@@ -31,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plugin": ("jouet_git.commands.plugin", "add, list, update and remove rule plugins pinned by hash"),
     "claim": ("jouet_git.commands.claim", "claim paths for this agent session so others keep off them"),
     "secrets": ("jouet_git.commands.secrets", "scan staged, tracked or outgoing changes for secrets"),
+    "read": ("jouet_git.commands.read", "outline a source file (--outline): what it defines, by line"),
     "log": ("jouet_git.commands.log", "what the hooks saw and decided: recent calls, --follow, --stats"),
     "completions": ("jouet_git.completions", "print shell completions for bash, zsh or fish"),
 }

@@ -55,7 +55,7 @@ TOO_LARGE = 100_000
 # Programs a shell read may be made of.
 READERS = frozenset({"cat", "head", "tail", "sed", "nl"})
 # Files counted whole up to this size; beyond it, lines are estimated from the first part.
-COUNT_BYTES = 32 * 1024 * 1024
+COUNT_BYTES = 8 * 1024 * 1024
 MAX_FILES = 64
 MAX_LOG = 256 * 1024
 STALE_DAYS = 7

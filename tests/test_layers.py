@@ -20,23 +20,28 @@ BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "budg
         "term", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
+    # What a session was shown (for `seen`), a project's fnox config, and source outlines: leaves
+    # the engine asks when a matcher's state keys need them.
+    "outline": set(),
+    "fnox": set(),
+    "reads": BASE | {"shell", "outline"},
     "shell": {"call", "cmdline"},
     "call": {"shell"},
     "gitleaks": BASE,
     "claims": BASE,
     # Probes read the hooks' ledger (session.fired, ci.last_run); the ledger redacts what it stores
     # with gitleaks' rules.
-    "probes": BASE | {"claims", "gitleaks", "shell", "ledger"},
+    "probes": BASE | {"claims", "gitleaks", "shell", "ledger", "fnox"},
     # The engine reads rule sources from trust records and plugin pins, and asks the harness
     # registry (jouet_git.harness) for tool kinds; trust/ and plugin/ build and show rules with it.
-    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness"},
+    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness", "reads", "fnox"},
     "trust": BASE | {"engine"},
     "plugin": BASE | {"engine", "trust"},
     "ledger": BASE | {"gitleaks"},
     "setup": BASE | {"harness"},
-    "harness": BASE | {"engine", "shell"},
+    "harness": BASE | {"engine", "shell", "reads"},
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",
-                        "setup", "gitleaks"},
+                        "setup", "gitleaks", "outline"},
     "cli": BASE | {"commands"},
     # `jouet completions` reads every command's parser, as the CLI builds them: it sits beside cli.
     "completions": BASE | {"cli", "harness"},

@@ -41,14 +41,15 @@ class Request:
     kind: CALLS, SESSION_START, STOP or NOTICE. cwd: where the event happens. calls: for CALLS.
     payload: the decoded payload, for the adapter's own reply. notice: for NOTICE, the text.
     stop_active: for STOP, whether the harness says the agent is already continuing because of a
-    stop hook (so jouet must not hold it again).
+    stop hook (so jouet must not hold it again). cleared: for SESSION_START, whether the session's
+    context was emptied (Claude Code's /clear and compaction), so it no longer holds what it read.
     """
 
-    __slots__ = ("agent", "calls", "cwd", "event", "kind", "notice", "payload", "session", "stop_active")
+    __slots__ = ("agent", "calls", "cleared", "cwd", "event", "kind", "notice", "payload", "session", "stop_active")
 
     def __init__(self, kind: str, event: str, cwd: str, calls: list[Call] | None = None,
                  session: str | None = None, agent: str | None = None, payload: Any = None,
-                 notice: str | None = None, stop_active: bool = False) -> None:
+                 notice: str | None = None, stop_active: bool = False, cleared: bool = False) -> None:
         self.kind = kind
         self.event = event
         self.cwd = cwd
@@ -58,6 +59,7 @@ class Request:
         self.payload = payload
         self.notice = notice
         self.stop_active = stop_active
+        self.cleared = cleared
 
 
 class Outcome:

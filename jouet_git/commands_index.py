@@ -9,7 +9,7 @@ COMMANDS: frozenset[tuple[str, ...]] = frozenset({
     ("setup",), ("setup", "claude"), ("setup", "git"),
     ("trust",), ("plugin",), ("plugin", "add"), ("plugin", "list"), ("plugin", "update"), ("plugin", "remove"),
     ("claim",), ("claim", "ls"), ("claim", "release"), ("claim", "prune"), ("claim", "sync"),
-    ("secrets",), ("secrets", "scan"), ("secrets", "which"), ("completions",), ("doctor",),
+    ("secrets",), ("secrets", "scan"), ("secrets", "which"), ("completions",), ("doctor",), ("log",),
 })
 
 

@@ -232,7 +232,8 @@ def stored_record(record: dict[str, Any]) -> dict[str, Any]:
                 out[key] = stored_text(out[key])
     else:
         for key in ("command", "selector", "dir"):
-            out[key] = None
+            if key in out:
+                out[key] = None
     return out
 
 

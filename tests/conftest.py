@@ -52,4 +52,9 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
                  "CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "CLINE_DIR",
                  "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PRE_COMMIT"):
         monkeypatch.delenv(name, raising=False)
+    # Tests may run inside an agent's shell: each says itself whether it plays an agent or a person.
+    from jouet_git.agentenv import MARKERS
+
+    for name in (*MARKERS, "CURSOR_TRACE_ID"):
+        monkeypatch.delenv(name, raising=False)
     yield base

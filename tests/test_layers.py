@@ -17,7 +17,7 @@ PACKAGE = Path(jouet_git.__file__).parent
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
 BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "budgets", "journal", "commands_index",
-        "term", "__version__", "jouet_git"}
+        "term", "agentenv", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     # What a session was shown (for `seen`), a project's fnox config, and source outlines: leaves
@@ -39,7 +39,10 @@ ALLOWED: dict[str, set[str]] = {
     "plugin": BASE | {"engine", "trust"},
     "ledger": BASE | {"gitleaks"},
     "setup": BASE | {"harness"},
-    "harness": BASE | {"engine", "shell", "reads"},
+    "harness": BASE | {"engine", "shell", "screen", "prompts", "reads"},
+    # Screening text for secrets with gitleaks' rules; the session's stored request.
+    "screen": BASE | {"gitleaks", "ledger"},
+    "prompts": BASE | {"ledger"},
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",
                         "setup", "gitleaks", "outline"},
     "cli": BASE | {"commands"},
@@ -49,7 +52,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 # Adapter modules only translate: they may use these and nothing else of jouet_git.
 ADAPTER_MAY_USE = {"jouet_git.call", "jouet_git.errors", "jouet_git.harness.base", "jouet_git.harness.git_events",
-                   "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
+                   "jouet_git.harness.tools", "jouet_git.gitrun", "jouet_git.cmdline", "jouet_git.term", "jouet_git"}
 
 
 def _module(path: Path) -> str:

@@ -56,6 +56,8 @@ class ReleaseResult:
     not_held: list[str] = field(default_factory=list)
     # (requested pattern, the session's broader claim that holds it)
     inside: list[tuple[str, Claim]] = field(default_factory=list)
+    # claims of the session named that this process may not release (see release)
+    refused: list[Claim] = field(default_factory=list)
 
 
 @dataclass
@@ -229,10 +231,21 @@ def _grant(
         result.renewed.append(mine)
 
 
+def same_process(claim: Claim, session: Session) -> bool:
+    """Whether CLAIM was made by SESSION's agent process (the same process, not a reused pid)."""
+    return (claim.pid is not None and claim.pid == session.pid and claim.started == session.started
+            and claim.boot == session.boot and claim.machine is None)
+
+
 def release(
-    repo: Repo, session: Session, wanted: list[str] | None, now: float | None = None
+    repo: Repo, session: Session, wanted: list[str] | None, now: float | None = None,
+    own_process_only: bool = False,
 ) -> ReleaseResult:
-    """Release SESSION's claims that WANTED covers (all of them when WANTED is None)."""
+    """Release SESSION's claims that WANTED covers (all of them when WANTED is None).
+
+    With own_process_only (the session is named but is not the caller's own), only claims made by
+    the caller's agent process are released; the others are listed in `refused` and kept.
+    """
     moment = time.time() if now is None else now
     result = ReleaseResult()
     locked = _locked(repo)
@@ -252,6 +265,9 @@ def release(
                     result.inside.append((pattern, broader))
                 else:
                     result.not_held.append(pattern)
+            if own_process_only:
+                result.refused = [c for c in gone if not same_process(c, session)]
+                gone = [c for c in gone if c not in result.refused]
             store.claims = [c for c in store.claims if c not in gone]
             result.released = gone
             dropped = _drop_lapsed(store, moment)

@@ -149,12 +149,12 @@ class Claim:
             value = data.get(name)
             if not isinstance(value, str) or not value:
                 raise ValueError(f"claim field '{name}' is missing or not a string")
-            values[name] = value
+            values[name] = _text(name, value)
         for name in _OPTIONAL_TEXT:
             value = data.get(name)
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"claim field '{name}' is not a string")
-            values[name] = value
+            values[name] = None if value is None else _text(name, value)
         for name in ("pid", "started"):
             value = data.get(name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
@@ -165,6 +165,15 @@ class Claim:
 
     def __repr__(self) -> str:
         return f"Claim({self.pattern!r}, session={self.session!r}, expires_at={self.expires_at!r})"
+
+
+def _text(name: str, value: str) -> str:
+    """VALUE, when it is text that can be written out (JSON can hold lone surrogates, which cannot)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"claim field '{name}' is not valid text") from None
+    return value
 
 
 _ORDER = (

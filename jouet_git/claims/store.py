@@ -8,7 +8,9 @@ It lives at `<state dir>/claims/<hash of the git common dir>.json`:
 
 Writers take the store's lock around read-modify-write and replace the file atomically, mode 0600;
 readers take no lock (jouet_git.store). A store that cannot be used is never dropped silently: it
-is moved aside to `<store>.corrupt-<time>`, said once on stderr, and read as empty.
+is moved aside to `<store>.corrupt-<time>`, said once on stderr, and read as empty. Short of that,
+what can be read is kept: bytes that are not UTF-8 are read as U+FFFD, and a claim record that is
+not one is skipped; each is said once on stderr, and the next write leaves them out.
 
 Reading is on the hook's hot path: the top level imports only `os`, `json` and jouet_git.store.
 """
@@ -44,7 +46,7 @@ class StoreError(Exception):
 class Store:
     """The claims of one repository: this machine's, and other machines' as last synced."""
 
-    __slots__ = ("claims", "path", "remote_claims", "remote_name", "repository", "synced_at")
+    __slots__ = ("claims", "path", "problems", "remote_claims", "remote_name", "repository", "synced_at")
 
     def __init__(self, path: str, repository: str | None = None) -> None:
         self.path = path
@@ -53,6 +55,8 @@ class Store:
         self.remote_claims: list[Claim] = []
         self.remote_name: str | None = None
         self.synced_at: str | None = None
+        # what was skipped while reading the file, said on stderr by whoever reads it
+        self.problems: list[str] = []
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -98,6 +102,8 @@ def parse(path: str, text: str) -> Store:
         data = json.loads(text)
     except ValueError as error:
         raise StoreError(path, f"not valid JSON ({error})") from None
+    except RecursionError:
+        raise StoreError(path, "not valid JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise StoreError(path, "not a JSON object")
     version = data.get("version")
@@ -108,43 +114,53 @@ def parse(path: str, text: str) -> Store:
                                f"{VERSION}); upgrade jouet", corrupt=False)
     repository = data.get("repository")
     store = Store(path, repository if isinstance(repository, str) else None)
-    store.claims = _claims(path, data.get("claims", []), "claims")
+    store.claims = _claims(store, data.get("claims", []), "claims")
     remote = data.get("remote")
     if remote is not None:
         if not isinstance(remote, dict):
-            raise StoreError(path, "'remote' is not a JSON object")
+            store.problems.append("'remote' is not a JSON object: other machines' claims were skipped")
+            return store
         name = remote.get("name")
         synced = remote.get("synced_at")
         store.remote_name = name if isinstance(name, str) else None
         store.synced_at = synced if isinstance(synced, str) else None
-        store.remote_claims = _claims(path, remote.get("claims", []), "remote.claims")
+        store.remote_claims = _claims(store, remote.get("claims", []), "remote.claims")
     return store
 
 
-def _claims(path: str, items: object, where: str) -> list[Claim]:
+def _claims(store: Store, items: object, where: str) -> list[Claim]:
+    """The claims in ITEMS; a record that is not a claim is skipped and noted in store.problems."""
     if not isinstance(items, list):
-        raise StoreError(path, f"'{where}' is not a list")
+        raise StoreError(store.path, f"'{where}' is not a list")
     claims = []
     for index, item in enumerate(items):
         try:
             claims.append(Claim.from_json(item))
-        except ValueError as error:
-            raise StoreError(path, f"{where}[{index}]: {error}") from None
+        except (ValueError, OverflowError) as error:
+            store.problems.append(f"{where}[{index}] was skipped: {error}")
     return claims
 
 
 def _parser(path: str) -> Callable[[bytes], Store]:
     def parse_bytes(data: bytes) -> Store:
+        problems = []
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise store.Corrupt(f"not UTF-8 text (byte {error.start})") from None
+            text = data.decode("utf-8", "replace")
+            problems.append(f"bytes that are not UTF-8 (the first at byte {error.start}) were read as U+FFFD")
         try:
-            return parse(path, text)
+            claims = parse(path, text)
         except StoreError as error:
             if error.corrupt:
                 raise store.Corrupt(error.reason) from None
             raise
+        claims.problems[:0] = problems
+        if claims.problems:
+            store.report(f"the claims store {path} is damaged: {'; '.join(claims.problems)}; "
+                         "the rest of it was read, and the next change rewrites it without them",
+                         key=f"damaged {path}")
+        return claims
 
     return parse_bytes
 

@@ -11,6 +11,7 @@ examples:
   jouet claim ls                                          live claims in this repository
   jouet claim ls --all --json                             lapsed ones too, as JSON
   jouet claim release src/parser/                         give one up (or all: no path)
+  jouet claim release --session OTHER --force             a person ends another session's claims
   jouet claim prune                                       drop lapsed claims
   jouet claim sync                                        share claims with other machines
 
@@ -28,13 +29,20 @@ The session is $JOUET_SESSION_ID (jouet's session-start hook exports it into the
 worktree is removed, or when the agent process that made it exits (the nearest ancestor that is
 not a shell or wrapper; $JOUET_AGENT_PID overrides it, $JOUET_HARNESS names the harness).
 
-Exit status: 0 done, 1 held by another session (or nothing to release), 2 bad input.
+Releasing is for the session that holds the claims. `--session OTHER` releases only the claims
+this agent process made itself; another session's claims stay unless a person asks for them with
+`--force`, from a terminal outside any agent session (`--force` is refused where the environment
+shows an agent session: jouet's JOUET_SESSION_ID, or a harness's own marker such as CLAUDECODE).
+
+Exit status: 0 done, 1 held by another session (or nothing to release, or not this session's to
+release), 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -50,7 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.usage = (
         "jouet claim PATH|GLOB... [--note TEXT] [--for DURATION]\n"
         "       jouet claim ls [--all] [--json]\n"
-        "       jouet claim release [PATH...]\n"
+        "       jouet claim release [PATH...] [--session ID [--force]]\n"
         "       jouet claim prune\n"
         "       jouet claim sync [REMOTE]"
     )
@@ -65,6 +73,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the session claiming (default $JOUET_SESSION_ID)")
     parser.add_argument("--all", action="store_true", help="ls: include lapsed claims and why they lapsed")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--force", action="store_true",
+                        help="release: end another session's claims (a person only: refused inside an agent "
+                             "session)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,6 +107,8 @@ def _check_options(args: argparse.Namespace, action: str | None, rest: list[str]
         misplaced.append("--all")
     if action in ("prune", "sync") and args.session is not None:
         misplaced.append("--session")
+    if action != "release" and args.force:
+        misplaced.append("--force")
     if misplaced:
         where = f"jouet claim {action}" if action else "jouet claim PATH..."
         raise JouetError(f"{', '.join(misplaced)} does not apply to {where}; see jouet claim --help")
@@ -250,10 +263,25 @@ def _ls(args: argparse.Namespace) -> int:
 
 
 def _release(args: argparse.Namespace, paths: list[str]) -> int:
+    from jouet_git.agentenv import agent_marker
+
+    own = os.environ.get("JOUET_SESSION_ID", "").strip()
+    named = (args.session or "").strip()
+    foreign = bool(named) and named != own
+    if args.force:
+        marker = agent_marker(os.environ)
+        if marker is not None:
+            raise JouetError(
+                f"--force is for a person, and this runs inside an agent session ({marker} is set). Another "
+                "session's claims are that session's to release; ask the person if they must go now: they "
+                f"can run `jouet claim release --session {named or 'ID'} --force` in their own terminal"
+            )
+        if not foreign:
+            raise JouetError("--force goes with --session OTHER, the session whose claims to release")
     repo = actions.open_repo()
     session = actions.current_session(args.session)
     wanted = actions.to_patterns(repo, paths) if paths else None
-    result = actions.release(repo, session, wanted)
+    result = actions.release(repo, session, wanted, own_process_only=foreign and not args.force)
     now = time.time()
     if args.json:
         _print_json({
@@ -261,8 +289,9 @@ def _release(args: argparse.Namespace, paths: list[str]) -> int:
             "released": [_claim_json(c, now, session.id) for c in result.released],
             "not_held": result.not_held,
             "inside": [{"requested": p, "claim": _claim_json(c, now, session.id)} for p, c in result.inside],
+            "refused": [_claim_json(c, now, session.id) for c in result.refused],
         })
-        return FOUND if result.not_held or result.inside else OK
+        return FOUND if result.not_held or result.inside or result.refused else OK
     for claim in result.released:
         print(f"released {claim.pattern}")
     if wanted is None and not result.released:
@@ -273,7 +302,16 @@ def _release(args: argparse.Namespace, paths: list[str]) -> int:
     for pattern in result.not_held:
         sys.stderr.write(f"jouet: session {session.id} holds no claim on {pattern} (jouet claim ls shows "
                          "what it holds)\n")
-    return FOUND if result.not_held or result.inside else OK
+    if result.refused:
+        held = ", ".join(c.pattern for c in result.refused)
+        mine = f"this session is {own}" if own else "no session is set here (JOUET_SESSION_ID)"
+        sys.stderr.write(
+            f"jouet: not released: {held}, held by session {session.id}; {mine}, and those claims were made by "
+            "another agent process. Work on other paths, ask that session to release them, or wait until they "
+            "lapse; a person may end them from their own terminal: "
+            f"jouet claim release --session {session.id} --force\n"
+        )
+    return FOUND if result.not_held or result.inside or result.refused else OK
 
 
 def _prune(args: argparse.Namespace) -> int:

@@ -5,6 +5,8 @@
   jouet hook claude pre|post|post-failure|session-start   Claude Code
   jouet hook git pre-commit|pre-push|post-checkout [ARGS]  git's own hooks (add --framework when
                                                             run by the pre-commit framework)
+  jouet hook neutral [--session-dir DIR] [--host NAME]     the host-neutral protocol (any stage)
+  jouet hook polyhook                                      a polyhook HookEvent (any event)
 
 `jouet hook HARNESS --help` lists a harness's events. This command runs before every tool call an
 agent makes, so it skips argparse and imports only what the call needs: the harness's adapter
@@ -36,6 +38,10 @@ def run_fast(argv: list[str]) -> int:
     if rest and rest[0] in ("-h", "--help"):
         sys.stdout.write(found.usage())
         return 0
+    if not found.takes_event:
+        from jouet_git.harness.serve import serve
+
+        return serve(found, "", rest)
     if not rest or rest[0] not in found.events:
         # Possibly a harness running a hook set up wrongly: answer in the harness's own terms for
         # input jouet cannot read (for most, "no objection"), with the usage on stderr.

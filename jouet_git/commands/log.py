@@ -230,26 +230,22 @@ def _what(line: dict[str, Any]) -> str:
     return text
 
 
-_STYLE = {"deny": "1;31", "held": "1;31", "warn": "1;33", "ask": "1;33", "rewrite": "36", "error": "31"}
+_STYLE = {"deny": "deny", "held": "deny", "warn": "warn", "ask": "warn", "rewrite": "note", "error": "bad"}
 
 
 def _paint(text: str, decision: str) -> str:
-    """TEXT coloured for DECISION on a terminal (never when NO_COLOR is set or output is piped)."""
+    """TEXT coloured for DECISION on a terminal (jouet_git/term.py: never with NO_COLOR or in a pipe)."""
+    from jouet_git import term
+
     style = _STYLE.get(decision)
-    if style is None or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty():
-        return text
-    return f"\033[{style}m{text}\033[0m"
+    return term.paint(text, style) if style else text
 
 
 def width() -> int:
-    """The terminal's width ($COLUMNS, else the terminal's, else 100)."""
-    value = os.environ.get("COLUMNS", "")
-    if value.isdigit() and int(value) > 0:
-        return int(value)
-    try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns
-    except (OSError, ValueError, AttributeError):
-        return 100
+    """The columns to fit output into: $COLUMNS, else the terminal's (jouet_git/term.py)."""
+    from jouet_git import term
+
+    return term.width(cap=200)
 
 
 def _fit(text: str) -> str:

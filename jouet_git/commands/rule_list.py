@@ -111,6 +111,9 @@ def render(ruleset: RuleSet, columns: int | None = None) -> str:
         for source in ruleset.sources:
             if source["kind"] == "repo" and not source["runs"] and source["detail"]:
                 notes.append(f"note: this repository's rules do not run: {source['detail']}")
+    for source in ruleset.sources:
+        if source["kind"] == "repo" and source.get("notice"):
+            notes.append(f"note: {source['notice']}")
     fitted = [line for note in notes for line in _hang(note, width)]
     fitted = [term.paint(line, "bad") if line.startswith("rule ") else line for line in fitted]
     return "\n".join(lines + (["", *fitted] if fitted else []))

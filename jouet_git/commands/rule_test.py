@@ -11,7 +11,7 @@ from typing import Any
 from jouet_git import term
 from jouet_git.engine.examples import ExamplesReport, run_examples
 from jouet_git.engine.load import load_file
-from jouet_git.engine.model import BROKEN, ENABLED, USER, Rule
+from jouet_git.engine.model import BROKEN, ENABLED, UNTRUSTED, USER, Rule
 from jouet_git.engine.ruleset import RuleSet, load
 from jouet_git.engine.runner import Runner
 from jouet_git.errors import FOUND, OK, USAGE, JouetError
@@ -40,7 +40,14 @@ def select(args: argparse.Namespace, ruleset: RuleSet) -> list[Rule]:
         if not os.path.isfile(target):
             raise JouetError(f"{target}: no such rule file")
         kind, label, prefix = _source_of(target, ruleset)
-        return load_file(target, kind, label, prefix)
+        loaded = load_file(target, kind, label, prefix)
+        directory = os.path.dirname(os.path.abspath(target))
+        for info in ruleset.sources:
+            if os.path.abspath(info["directory"]) == directory and not info["runs"]:
+                for one in loaded:
+                    if one.state != BROKEN:
+                        one.state, one.state_detail = UNTRUSTED, info["detail"]
+        return loaded
     rule = ruleset.get(target)
     if rule is None:
         names = [r.name for r in ruleset.rules]
@@ -48,6 +55,14 @@ def select(args: argparse.Namespace, ruleset: RuleSet) -> list[Rule]:
         hint = f" (did you mean {', '.join(close[:3])}?)" if close else "; `jouet rule list` shows them all"
         raise JouetError(f"no rule named `{target}` is loaded here{hint}")
     return [rule]
+
+
+def untrusted_script(rule: Rule) -> str:
+    """Why RULE's examples are not run here (its script is code nobody trusted), or ""."""
+    if rule.script and rule.state == UNTRUSTED:
+        return (f"{rule.name}: not tested: its script ({rule.script}) comes from a source you have not trusted "
+                f"({rule.state_detail or rule.source_label}); jouet runs no untrusted script, not even its examples")
+    return ""
 
 
 def example_lines(report: ExamplesReport) -> list[str]:
@@ -99,6 +114,13 @@ def run_test(args: argparse.Namespace) -> int:
             if not args.json:
                 _say_broken(rule)
             continue
+        skipped = untrusted_script(rule)
+        if skipped:
+            failed += 1
+            results.append({"rule": rule.name, "ok": False, "skipped": skipped})
+            if not args.json:
+                print(f"jouet: {skipped}", file=sys.stderr)
+            continue
         report = run_examples(rule)
         results.append(report_json(rule, report))
         if not report.ok:
@@ -126,6 +148,7 @@ def _say_broken(rule: Rule) -> None:
 def _all(rules: list[Rule], as_json: bool) -> int:
     passed = 0
     broken = 0
+    skipped = 0
     results = []
     for rule in rules:
         if rule.state == BROKEN:
@@ -136,6 +159,13 @@ def _all(rules: list[Rule], as_json: bool) -> int:
                 print(f"FAIL {rule.name} does not load: {first}")
                 for line in rest:
                     print(f"     {line}")
+            continue
+        why = untrusted_script(rule)
+        if why:
+            skipped += 1
+            results.append({"rule": rule.name, "ok": None, "skipped": why})
+            if not as_json:
+                print(f"skip {why}")
             continue
         report = run_examples(rule)
         results.append(report_json(rule, report))
@@ -153,11 +183,13 @@ def _all(rules: list[Rule], as_json: bool) -> int:
         for line in example_lines(report):
             if not line.startswith("ok"):
                 print(f"     {line}")
+    tested = len(rules) - skipped
     if as_json:
         print(json.dumps(results, indent=2))
     else:
-        print(f"{passed} of {term.count(len(rules), 'rule')} passed their examples")
-    return USAGE if broken else OK if passed == len(rules) else FOUND
+        extra = f" ({term.count(skipped, 'untrusted script rule')} not tested)" if skipped else ""
+        print(f"{passed} of {term.count(tested, 'rule')} passed their examples{extra}")
+    return USAGE if broken else OK if passed == tested else FOUND
 
 
 def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: RuleSet) -> int:
@@ -181,6 +213,11 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
         if rule.state == BROKEN:
             _say_broken(rule)
             status = USAGE
+            continue
+        skipped = untrusted_script(rule)
+        if skipped:
+            print(f"jouet: {skipped}", file=sys.stderr)
+            status = 2
             continue
         copy = Rule.from_data(rule.to_data())
         copy.state = ENABLED

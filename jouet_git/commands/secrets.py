@@ -7,11 +7,14 @@
   jouet secrets scan src/ notes.txt       the staged changes plus what `git add src/ notes.txt` adds
   jouet secrets scan --json               the findings as JSON, for scripts
 
-gitleaks runs with the repository's .gitleaks.toml and .gitleaksignore, and only when the lines to
-scan hold a keyword of one of its rules, so a scan of an ordinary change costs no gitleaks start.
-Secrets are never printed: each finding shows its rule, file and line, the match with the secret
-redacted, and a fingerprint. To silence a false positive, add its fingerprint as a line of
-.gitleaksignore at the top of the repository.
+gitleaks runs with the repository's .gitleaks.toml and .gitleaksignore as the last commit before the
+change has them (HEAD for staged and tracked changes; for outgoing commits, the newest commit a
+remote already has), never as the work tree or the index has them, and never with GITLEAKS_CONFIG;
+inline gitleaks:allow comments count for nothing. It runs only when the lines to scan hold a keyword
+of one of its rules, so a scan of an ordinary change costs no gitleaks start. Secrets are never
+printed: each finding shows its rule, file and line, the match with the secret redacted, and a
+fingerprint. To silence a false positive, commit its fingerprint as a line of .gitleaksignore at
+the top of the repository, in a commit of its own, before the change that needs it.
 
 Exit status: 0 nothing found, 1 secrets found, 2 the scan could not run (no gitleaks, not a
 repository, a diff over the size limit, out of time).
@@ -188,8 +191,8 @@ def _print(findings: list[dict[str, Any]], what: str, summary: dict[str, Any]) -
     print()
     print(f"{term.count(len(findings), 'possible secret')} in {what}.")
     print(_summary_line(summary))
-    print("Take each secret out before committing. To silence a false positive, add its fingerprint")
-    print("as a line of .gitleaksignore at the top of the repository.")
+    print("Take each secret out before committing. To silence a false positive, commit its fingerprint")
+    print("as a line of .gitleaksignore at the top of the repository, in a commit of its own, first.")
 
 
 def _which(as_json: bool) -> int:

@@ -7,6 +7,9 @@ examples:
   jouet setup claude --project       this repository only (.claude/settings.json), a portable
                                      `jouet hook ...` command that teammates can share
   jouet setup codex|cursor|gemini|copilot|windsurf|cline|amp [--project]
+  jouet setup opencode|pi|openclaw [--project]
+                                     a JavaScript plugin the host loads in-process; its hooks run
+                                     `jouet hook neutral`
   jouet setup cursor --dry-run       show the change as a diff, write nothing
   jouet setup gemini --uninstall     take jouet's entries out again
   jouet setup git                    pre-commit, pre-push and post-checkout hooks for this repository
@@ -31,7 +34,7 @@ from typing import Any
 
 from jouet_git.errors import JouetError
 
-HARNESSES = ("claude", "codex", "cursor", "gemini", "copilot", "windsurf", "cline", "amp")
+HARNESSES = ("claude", "codex", "cursor", "gemini", "copilot", "windsurf", "cline", "amp", "opencode", "pi", "openclaw")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -52,17 +52,18 @@ def missing_examples(rule: Rule) -> str:
 
 
 def build(root: str | None, extra_sources: list[srcmod.Source] | None = None,
-          trusted_repo: bool = False) -> tuple[RuleSet, list[str]]:
+          trusted_repo: bool = False, repo_copy: str | None = None) -> tuple[RuleSet, list[str]]:
     """The rule set for a work tree at ROOT (None outside one), and every path the build read.
 
-    TRUSTED_REPO builds the repository's rules as if trusted: what `jouet trust` shows before it asks.
+    TRUSTED_REPO builds the repository's rules as if trusted; REPO_COPY builds them from a copy of its
+    `.jouet/` (trust/snapshot.py): what `jouet trust` shows before it asks.
     """
     doc, problems = read_config()
     rules_cfg = doc.get("rules", {}) if isinstance(doc.get("rules", {}), dict) else {}
     disable = [n for n in rules_cfg.get("disable", []) if isinstance(n, str)] \
         if isinstance(rules_cfg.get("disable", []), list) else []
     network = rules_cfg.get("network", False) is True
-    sources = srcmod.all_sources(root, extra_sources, trusted_repo)
+    sources = srcmod.all_sources(root, extra_sources, trusted_repo, repo_copy)
     deps: list[str] = [paths.config_file(), paths.config_dir(), paths.system_dir()]
     if root is not None:
         deps.append(os.path.join(root, ".jouet"))

@@ -4,7 +4,8 @@ Built-in rules run first and the first denial wins; warnings are gathered; the r
 after the match (a warn-mode rule's denial is a warning); a denial of a call that only runs jouet
 becomes a warning (for every rule but jouet's own), so no rule can lock a person out of fixing it;
 a rewrite stands only when no
-rule denies. A rule that throws says nothing and is reported in `errors`.
+rule denies. A rule that throws says nothing and is reported in `errors`. What a rule says is
+cleaned before anyone reads it (engine/messages.py: valid text, capped, no rule tag of its own).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 
 from jouet_git.call import POST_TOOL_USE, Call
 from jouet_git.engine.match import Context, rule_matches
+from jouet_git.engine.messages import clean
 from jouet_git.engine.model import BUILTIN, DENY, ENFORCED, WARN
 
 TYPE_CHECKING = False
@@ -174,7 +176,7 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
                 continue
             outcome = _outcome(rule, call, hits, scripts)
         except Exception as error:  # a rule that throws says nothing, and is reported
-            decision.errors.append((rule.name, f"{type(error).__name__}: {error}"))
+            decision.errors.append((rule.name, clean(f"{type(error).__name__}: {error}")))
             continue
         if outcome is None:
             continue
@@ -188,7 +190,7 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
                                                    "(only a built-in deny-mode rule, when call.rewrite is true)"))
                 continue
             if decision.rewrite is None:
-                decision.rewrite = Finding(rule.name, "rewrite", outcome.message, rule.suggest,
+                decision.rewrite = Finding(rule.name, "rewrite", clean(outcome.message), rule.suggest,
                                            outcome.command, rule.source_label)
             continue
         if action == DENY and (rule.mode == WARN or rule.only_warns or call.event == POST_TOOL_USE):
@@ -200,7 +202,7 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
                 jouet_only = only_runs_jouet(call)
             if jouet_only:
                 action = WARN
-        finding = Finding(rule.name, action, outcome.message, rule.suggest, None, rule.source_label)
+        finding = Finding(rule.name, action, clean(outcome.message), rule.suggest, None, rule.source_label)
         if action == DENY:
             decision.deny = finding
             break

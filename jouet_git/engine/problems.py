@@ -7,7 +7,8 @@ point asks this module, so they all say the same thing:
 
     broken(ruleset)   [{"rule", "scope", "file", "errors": ["FILE:LINE: what is wrong", ...]}, ...]
     lines(ruleset)    the same for a person, one error a line, then the problems of the rule set
-    notices(ruleset)  a few `jouet: ...` lines for a hook's stderr or a harness's message to the person
+    notices(ruleset)  a few `jouet: ...` lines for a hook's stderr or a harness's message to the person,
+                      with the notice of a repository whose rules changed since they were trusted
     summary(ruleset)  one line, for places that have room for one ("" when nothing is broken)
 
 On the hook path: imports nothing but the rule model.
@@ -69,4 +70,6 @@ def notices(ruleset: RuleSet, limit: int = 3) -> list[str]:
     if items:
         out.append("jouet: `jouet rule list` shows every error; fix the file or remove it")
     out.extend(f"jouet: {problem}" for problem in ruleset.problems)
+    # A repository whose .jouet/ changed since it was trusted: the trusted copy is what runs.
+    out.extend(f"jouet: note: {s['notice']}" for s in ruleset.sources if s["kind"] == "repo" and s.get("notice"))
     return out

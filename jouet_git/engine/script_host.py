@@ -44,6 +44,10 @@ HOOK_BUDGET = Budget(time=0.05, instructions=1_000_000)
 # `jouet rule test` runs examples on any machine, loaded or not: it allows a second of the script's work.
 EXAMPLE_BUDGET = Budget(time=1.0, instructions=1_000_000)
 KINDS = ("test", "lint", "build")
+# jouet.parse reads about a microsecond a byte, in one step no budget interrupts: this bounds it.
+PARSE_BYTES = 64 * 1024
+# A message longer than this is cut before it reaches Python (engine/messages.py cuts it further).
+MESSAGE_BYTES = 16 * 1024
 
 CALL_FIELDS = ("event", "harness", "tool", "command", "path", "cwd", "session", "agent", "exit_code", "rewrite",
                "incomplete", "problems",
@@ -323,12 +327,14 @@ class ScriptHost:
                                 "where": sb.by_tag(where_of, 1)},
                         sb.by_tag(git_of, 1))
         return {
-            "deny": decision("deny"), "warn": decision("warn"), "allow": decision("allow"),
+            # a message is cut rather than refused: a rule must not fail, and say nothing, for saying too much
+            "deny": sb.clipping(decision("deny"), MESSAGE_BYTES), "warn": sb.clipping(decision("warn"), MESSAGE_BYTES),
+            "allow": decision("allow"),
             "rewrite": rewrite, "record": sb.by_tag(record, 2), "git": git, "gh": sb.by_tag(gh_of, 1),
             "options": sb.with_strings(options, 1, "jouet.options: the arguments"),
             "short_flag": short_flag, "has_command": has_command,
             "unwrap": sb.with_strings(unwrap, 1, "jouet.unwrap: the words"),
-            "dirs": sb.by_tag(dirs, 1), "parse": parse,
+            "dirs": sb.by_tag(dirs, 1), "parse": sb.limited(parse, PARSE_BYTES, "jouet.parse"),
             "contains": lua.eval(_CONTAINS), "basename": lua.eval(_BASENAME),
             "repo": self._probe("repo"), "env": self._probe("env"),
             "file": submodule("file", {"contains": self._probe("file_contains")}),

@@ -1,8 +1,11 @@
 """Where rules come from: built in, enforced (the system directory), yours, plugins, repositories.
 
 Each source is a directory of `*.toml` rule files with a label that `jouet rule list` shows in its
-scope column, and a verdict on whether it runs. Plugins come from jouet_git/plugin/sources.py; a
-repository's rules run only while jouet_git/trust/state.py finds its `.jouet/` content trusted.
+scope column, and a verdict on whether it runs. Plugins come from jouet_git/plugin/sources.py. A
+repository's rules run from the copy of its `.jouet/` that `jouet trust` showed and recorded
+(jouet_git/trust/snapshot.py), never from the work tree: when the work tree's `.jouet/` changes, the
+trusted copy keeps running and the source carries a `notice` saying so. Whatever a repository's
+`.jouet/` holds, reading it never raises here: a repository cannot stop the other sources' rules.
 `extra_sources` lets a caller add sources of its own after yours.
 """
 
@@ -20,12 +23,12 @@ class Source:
     """A directory of rule files and whether its rules run."""
 
     __slots__ = ("default_settings", "deps", "detail", "directory", "files", "kind", "label", "legacy_files",
-                 "prefix", "problem", "runs", "settings")
+                 "notice", "prefix", "problem", "runs", "settings")
 
     def __init__(self, kind: str, label: str, directory: str, runs: bool = True, detail: str = "",
                  prefix: str = "", *, settings: dict[str, Any] | None = None,
                  default_settings: dict[str, Any] | None = None, deps: list[str] | None = None,
-                 problem: str = "") -> None:
+                 problem: str = "", notice: str = "") -> None:
         self.kind = kind
         self.label = label
         self.directory = directory
@@ -47,6 +50,9 @@ class Source:
         self.deps = deps or []
         # Something `jouet rule list` should report about the source as a whole.
         self.problem = problem
+        # A source that runs but that a person should hear about (a repository's rules changed since
+        # they were trusted: the trusted copy runs), for the session primer and the git hooks.
+        self.notice = notice
 
     def __repr__(self) -> str:
         return f"Source({self.label}, {self.directory}, runs={self.runs})"
@@ -98,29 +104,51 @@ def repo_rules_dir(root: str) -> str:
     return os.path.join(root, ".jouet", "rules")
 
 
-def repository(root: str | None, assume_trusted: bool = False) -> Source | None:
-    """A repository's own rules: they run only while its `.jouet/` matches what `jouet trust` recorded.
+def repository(root: str | None, assume_trusted: bool = False, copy: str | None = None) -> Source | None:
+    """A repository's own rules, from the copy `jouet trust` recorded (see the module docstring).
 
-    ASSUME_TRUSTED builds the rules as if trusted, for `jouet trust` to show what trusting would run
-    (never for content it refuses, such as a symbolic link out of `.jouet/`).
+    COPY builds the rules from that copy (the root of a staged copy) as if trusted: what `jouet trust`
+    shows before it asks, from the very bytes it hashed. ASSUME_TRUSTED without a copy builds the
+    work tree's rules as if trusted (never for content jouet refuses, such as a link out of `.jouet/`).
     """
     if root is None:
         return None
-    from jouet_git.trust.state import jouet_dir, repo_state
     from jouet_git.trust.store import store_path
 
+    base = os.path.join(root, ".jouet")
+    try:
+        return _repository(root, base, assume_trusted, copy)
+    except Exception as error:  # never let a repository's .jouet/ stop the other sources
+        detail = (f"jouet could not read the repository's .jouet/ ({type(error).__name__}: {error}); "
+                  "its rules do not run")
+        return Source(REPO, "repo:error", repo_rules_dir(root), runs=False, detail=detail, problem=detail,
+                      deps=[store_path(), base])
+
+
+def _repository(root: str, base: str, assume_trusted: bool, copy: str | None) -> Source | None:
+    from jouet_git.trust.state import repo_state
+    from jouet_git.trust.store import store_path
+
+    if copy is not None:
+        source = Source(REPO, "repo:trusted", repo_rules_dir(copy), deps=[store_path(), base])
+        return _files_inside(source, copy)
     state = repo_state(root)
     if state is None:
         return None
-    base = jouet_dir(root)
     deps = [store_path(), base, *_below(base)]
-    directory = repo_rules_dir(root)
     if assume_trusted and not state.content.refused:
-        source = Source(REPO, "repo:trusted", directory, deps=deps)
-    else:
-        source = Source(REPO, state.label, directory, runs=state.runs, detail=state.detail(), deps=deps)
-    # Never read a rule file through a link that leaves .jouet/ (or through .jouet/ being a link),
-    # not even to list it.
+        return _files_inside(Source(REPO, "repo:trusted", repo_rules_dir(root), deps=deps), root)
+    if state.runs and state.copy is not None:
+        deps += [state.copy, *_below(state.copy)]
+        source = Source(REPO, state.label, repo_rules_dir(state.copy), deps=deps, notice=state.notice())
+        return _files_inside(source, state.copy)
+    source = Source(REPO, state.label, repo_rules_dir(root), runs=False, detail=state.detail(), deps=deps)
+    return _files_inside(source, root)
+
+
+def _files_inside(source: Source, root: str) -> Source:
+    """Never read a rule file through a link that leaves ROOT/.jouet/ (or through .jouet/ being a
+    link), not even to list it."""
     real_base = os.path.join(os.path.realpath(root), ".jouet")
     source.files = [f for f in source.files if os.path.realpath(f).startswith(real_base + os.sep)]
     source.legacy_files = [f for f in source.legacy_files if os.path.realpath(f).startswith(real_base + os.sep)]
@@ -135,24 +163,37 @@ def _below(directory: str) -> list[str]:
     return out
 
 
-def all_sources(root: str | None, extra: list[Source] | None = None, trusted_repo: bool = False) -> list[Source]:
+def all_sources(root: str | None, extra: list[Source] | None = None, trusted_repo: bool = False,
+                repo_copy: str | None = None) -> list[Source]:
     """Every source in load order: built in, enforced (rules, then the system's plugins), yours, extra,
-    your plugins, and this repository's plugins and rules (its plugins only while it is trusted)."""
+    your plugins, and this repository's plugins and rules (its plugins only while it is trusted, as
+    the trusted copy's plugins.toml declares them). REPO_COPY: see repository()."""
     from jouet_git.plugin import sources as plugins
 
     out = [builtin(), enforced(), *plugins.system(), user()]
     out.extend(extra or [])
     out.extend(plugins.user())
-    repo = repository(root, trusted_repo)
+    repo = repository(root, trusted_repo, repo_copy)
     if repo is not None and root is not None:
         if repo.runs:
-            from jouet_git.trust.store import repo_key
+            try:
+                from jouet_git.trust.store import repo_key
 
-            out.extend(plugins.repository(root, repo_key(root)))
+                declared_in = _copy_root(repo.directory)
+                out.extend(plugins.repository(declared_in, repo_key(root)))
+            except Exception as error:  # a repository's plugins cannot stop the other sources either
+                out.append(Source(REPO, "repo:error", repo.directory, runs=False,
+                                  detail=f"its plugins could not be read ({type(error).__name__}: {error})",
+                                  problem=f"the repository's plugins could not be read: {error}"))
         out.append(repo)
     return out
 
 
+def _copy_root(rules_dir: str) -> str:
+    """The root whose `.jouet/rules` RULES_DIR is (a work tree or a trusted copy)."""
+    return os.path.dirname(os.path.dirname(rules_dir))
+
+
 def describe(sources: list[Source]) -> list[dict[str, Any]]:
-    return [{"kind": s.kind, "label": s.label, "directory": s.directory, "runs": s.runs, "detail": s.detail}
-            for s in sources]
+    return [{"kind": s.kind, "label": s.label, "directory": s.directory, "runs": s.runs, "detail": s.detail,
+             "notice": s.notice} for s in sources]

@@ -32,7 +32,11 @@ class Unsure(Exception):
 
 
 class ConfigSource:
-    """Where gitleaks will take its config from: kind is env, env-toml, repo or default."""
+    """Where gitleaks will take its config from: kind is env, env-toml, repo, commit or default.
+
+    A commit source (jouet_git.gitleaks.committed) is a copy of a commit's config chain: its path is
+    the copy's top file and its text the chain's content, which is also what its summary is cached by.
+    """
 
     __slots__ = ("kind", "path", "text")
 
@@ -48,6 +52,8 @@ class ConfigSource:
             return "$GITLEAKS_CONFIG_TOML"
         if self.kind == "repo":
             return str(self.path)
+        if self.kind == "commit":
+            return ".gitleaks.toml of the last commit"
         return "gitleaks' default config"
 
 
@@ -112,12 +118,15 @@ def embedded_default(binary: str) -> str:
 
 
 class _Rule:
-    __slots__ = ("keywords", "path", "regex")
+    __slots__ = ("entropy", "keywords", "path", "regex", "secret_group")
 
-    def __init__(self, regex: str | None, path: str | None, keywords: list[str]) -> None:
+    def __init__(self, regex: str | None, path: str | None, keywords: list[str], entropy: float = 0.0,
+                 secret_group: int = 0) -> None:
         self.regex = regex
         self.path = path
         self.keywords = keywords
+        self.entropy = entropy  # a match whose secret has no more entropy than this is not a finding
+        self.secret_group = secret_group
 
 
 class _Reader:
@@ -153,7 +162,9 @@ class _Reader:
             regex = _optional_str(raw.get("regex"), f"{name}: rule {rule_id}: regex")
             path = _optional_str(raw.get("path"), f"{name}: rule {rule_id}: path")
             keywords = _str_list(raw.get("keywords", []), f"{name}: rule {rule_id}: keywords")
-            rules[str(rule_id)] = _Rule(regex, path, [k.lower() for k in keywords])
+            entropy = _number(raw.get("entropy", 0.0), f"{name}: rule {rule_id}: entropy")
+            group = _number(raw.get("secretgroup", 0), f"{name}: rule {rule_id}: secretGroup")
+            rules[str(rule_id)] = _Rule(regex, path, [k.lower() for k in keywords], float(entropy), int(group))
         allow = _allow_paths(data, name)
         extend = data.get("extend", {})
         if not isinstance(extend, dict):
@@ -210,6 +221,12 @@ def _optional_str(value: Any, what: str) -> str | None:
     return value
 
 
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Unsure(f"{what} is not a number")
+    return value
+
+
 def _str_list(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise Unsure(f"{what} is not a list of strings")
@@ -250,7 +267,8 @@ def _merge(rules: dict[str, _Rule], base: dict[str, _Rule], disabled: set[str]) 
             rules[rule_id] = rule
             continue
         keywords = rule.keywords + mine.keywords
-        rules[rule_id] = _Rule(mine.regex or rule.regex, mine.path or rule.path, keywords)
+        rules[rule_id] = _Rule(mine.regex or rule.regex, mine.path or rule.path, keywords,
+                               mine.entropy or rule.entropy, mine.secret_group or rule.secret_group)
 
 
 def _summary(rules: dict[str, _Rule], allow: list[str]) -> RuleSummary:
@@ -287,7 +305,7 @@ def _stat_key(path: str) -> list[Any]:
     return [os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def _cache_file(binary: str, source: ConfigSource) -> str | None:
+def _cache_file(binary: str, source: ConfigSource, name: str = "rules") -> str | None:
     import hashlib
 
     from jouet_git import paths
@@ -295,11 +313,13 @@ def _cache_file(binary: str, source: ConfigSource) -> str | None:
     directory = paths.private_dir(os.path.join(paths.cache_dir(), "secrets"))
     if directory is None:
         return None
-    identity: list[Any] = [CACHE_VERSION, _stat_key(binary), source.kind, source.path]
+    # a commit's config is known by its content alone; its copy's path changes with every scan
+    path = None if source.kind == "commit" else source.path
+    identity: list[Any] = [CACHE_VERSION, _stat_key(binary), source.kind, path]
     if source.text is not None:
         identity.append(hashlib.sha256(source.text.encode("utf-8", "surrogateescape")).hexdigest())
     key = hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:32]
-    return os.path.join(directory, f"rules-{key}.json")
+    return os.path.join(directory, f"{name}-{key}.json")
 
 
 def _cached(cache: str) -> RuleSummary | None:
@@ -345,8 +365,79 @@ def summarize(binary: str, source: ConfigSource, toplevel: str,
         return None, str(error)
     if cache is not None:
         # The top file counts too: an edit changes its stat, and the cached summary is dropped.
-        _store(cache, reader.files, summary)
+        # A commit's copies are gone after the scan; the cache key holds their content.
+        _store(cache, [] if source.kind == "commit" else reader.files, summary)
     return summary, "read"
+
+
+class RuleSpec:
+    """One rule as far as telling whether it can match text matters: what screening pre-checks.
+
+    keywords are lower-cased (empty: the rule runs on every fragment); regex None: a rule about
+    file names only; entropy 0: no threshold; secret_group 0: the first non-empty group.
+    """
+
+    __slots__ = ("entropy", "id", "keywords", "regex", "secret_group")
+
+    def __init__(self, id: str, regex: str | None, keywords: list[str], entropy: float, secret_group: int) -> None:
+        self.id = id
+        self.regex = regex
+        self.keywords = keywords
+        self.entropy = entropy
+        self.secret_group = secret_group
+
+    def to_json(self) -> list[Any]:
+        return [self.id, self.regex, self.keywords, self.entropy, self.secret_group]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> RuleSpec:
+        rule_id, regex, keywords, entropy, group = data
+        return cls(str(rule_id), regex if isinstance(regex, str) else None, [str(k) for k in keywords],
+                   float(entropy), int(group))
+
+
+def rule_specs(binary: str, source: ConfigSource, toplevel: str,
+               use_cache: bool = True) -> tuple[list[RuleSpec] | None, str]:
+    """Every rule of SOURCE as gitleaks at BINARY will read it (RuleSpec), or None and why not.
+
+    Cached like summarize(), under its own name, and dropped when a file of the chain changes.
+    """
+    from jouet_git.gitleaks.precheck import go_lower
+
+    cache = _cache_file(binary, source, "specs") if use_cache else None
+    if cache is not None:
+        try:
+            with open(cache, encoding="utf-8") as f:
+                data = json.load(f)
+            if all(_stat_key(path) == key for path, key in data["files"]):
+                return [RuleSpec.from_json(item) for item in data["specs"]], "cached"
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    reader = _Reader(binary, toplevel)
+    try:
+        if source.kind == "default":
+            text, name = reader.default_text(), "the default config"
+        elif source.kind == "env-toml":
+            text, name = source.text or "", "$GITLEAKS_CONFIG_TOML"
+        else:
+            text, name = reader.read_file(source.path or ""), str(source.path)
+        rules, _allow = reader.translate(text, 0, name)
+        for rule_id, rule in rules.items():
+            if rule.regex is None and rule.path is None:
+                raise Unsure(f"rule {rule_id} has neither a regex nor a path")
+    except Unsure as error:
+        return None, str(error)
+    specs = [RuleSpec(rule_id, rule.regex, sorted({go_lower(k) for k in rule.keywords}), rule.entropy,
+                      rule.secret_group) for rule_id, rule in rules.items()]
+    if cache is not None:
+        import contextlib
+
+        from jouet_git.store import write_atomic
+
+        out = {"files": [[path, _stat_key(path)] for path in reader.files], "specs": [s.to_json() for s in specs]}
+        with contextlib.suppress(OSError):
+            write_atomic(cache, json.dumps(out), sync=False)
+    return specs, "read"
 
 
 def has_relative_extend(source: ConfigSource, toplevel: str) -> bool:

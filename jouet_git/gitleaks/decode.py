@@ -62,6 +62,11 @@ def decode_pass(text: str) -> tuple[str, int]:
     return "".join(parts), count
 
 
+def encoded_runs(text: str) -> list[tuple[int, int]]:
+    """Where TEXT holds runs gitleaks' decoder would try to decode, as (start, end) offsets."""
+    return [(m.start(), m.end()) for m in _ENCODINGS.finditer(text)]
+
+
 def _drop_touching(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """Leave a run for the next pass when it touches a neighbour of a higher-precedence encoding."""
     if len(found) == 1:

@@ -183,12 +183,13 @@ def _is_binary(data: bytes) -> bool:
 class Repo:
     """The facts about a work tree every scope needs: its top, HEAD (None when unborn), hash kind."""
 
-    __slots__ = ("head", "object_format", "toplevel")
+    __slots__ = ("git_dir", "head", "object_format", "toplevel")
 
-    def __init__(self, toplevel: str, object_format: str, head: str | None) -> None:
+    def __init__(self, toplevel: str, object_format: str, head: str | None, git_dir: str | None = None) -> None:
         self.toplevel = toplevel
         self.object_format = object_format
         self.head = head
+        self.git_dir = git_dir or os.path.join(toplevel, ".git")
 
     def base(self) -> str:
         """What HEAD is for a diff: the commit, or the empty tree before the first commit."""
@@ -207,14 +208,14 @@ def _git(args: list[str], cwd: str, deadline: float, max_output: int | None = No
 
 
 def open_repo(cwd: str, deadline: float) -> Repo:
-    result = _git(["rev-parse", "--show-toplevel", "--show-object-format", "--verify", "-q", "HEAD"],
-                  cwd, deadline)
+    result = _git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-object-format", "--verify", "-q",
+                   "HEAD"], cwd, deadline)
     lines = result.stdout.decode("utf-8", "surrogateescape").splitlines()
-    if result.code not in (0, 1) or len(lines) < 2:
+    if result.code not in (0, 1) or len(lines) < 3:
         message = result.stderr.decode("utf-8", "replace").strip().splitlines()
         raise NotARepo(message[0] if message else f"{cwd} is not inside a git work tree")
-    head = lines[2].strip() if result.code == 0 and len(lines) > 2 else None
-    return Repo(lines[0], lines[1].strip(), head)
+    head = lines[3].strip() if result.code == 0 and len(lines) > 3 else None
+    return Repo(lines[0], lines[2].strip(), head, lines[1])
 
 
 class Budget:

@@ -4,8 +4,9 @@ Staged and tracked changes (and files about to be added) are scanned with `gitle
 temporary tree that holds, at each changed path, the new file with every line the change does not
 add left blank: line numbers and paths are the real ones, and only added lines can match. Outgoing
 commits are scanned with `gitleaks git --log-opts`, which reads the same patches git would push.
-Either way gitleaks gets the repository's config and .gitleaksignore, --redact, and an exit code of
-its own for "leaks found" so that a failure is not mistaken for a finding.
+Either way gitleaks gets the config and .gitleaksignore of the last commit before the change (see
+committed.py), never the work tree's, --redact, and an exit code of its own for "leaks found" so
+that a failure is not mistaken for a finding.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from jouet_git.gitleaks.config import ConfigSource
+    from jouet_git.gitleaks.committed import Allowlists
     from jouet_git.gitleaks.diff import FileChange
 
 LEAKS_FOUND = 99
@@ -73,6 +74,10 @@ def _write_tree(tree: str, changes: list[FileChange], skip_root_config: bool) ->
         parts = change.path.split("/")
         if change.path.startswith("/") or ".." in parts or ".git" in parts:
             continue
+        if change.path == ".gitleaksignore":
+            # gitleaks would load it from the scanned directory: the new lines of a .gitleaksignore
+            # must not silence the scan of the change that adds them (they hold no secret anyway).
+            continue
         if skip_root_config and change.path == ".gitleaks.toml":
             # Would be read as the config; the default config never reports in it anyway.
             continue
@@ -82,49 +87,31 @@ def _write_tree(tree: str, changes: list[FileChange], skip_root_config: bool) ->
             f.write(change.sparse_text().encode("utf-8", "surrogateescape"))
 
 
-def scan_tree(binary: str, toplevel: str, changes: list[FileChange], source: ConfigSource,
+def scan_tree(binary: str, changes: list[FileChange], allow: Allowlists, work: str,
               deadline: float) -> list[dict[str, Any]]:
-    """`gitleaks dir` over the added lines of CHANGES, laid out under a temporary directory."""
-    import shutil
-    import tempfile
+    """`gitleaks dir` over the added lines of CHANGES, laid out under WORK (a private directory),
+    with the allowlists of ALLOW and no others (see committed.py)."""
+    from jouet_git.gitleaks.committed import env_without_config
 
-    from jouet_git.gitleaks import config
-
-    work = tempfile.mkdtemp(prefix="jouet-secrets-")
-    try:
-        tree = os.path.join(work, "tree")
-        os.mkdir(tree)
-        _write_tree(tree, changes, skip_root_config=source.kind == "default")
-        env = gitrun.git_env(keep_repo=True)
-        argv = [binary, "dir", ".", *COMMON_FLAGS, "--gitleaks-ignore-path", toplevel]
-        if source.kind in ("env", "repo") and source.path:
-            if config.has_relative_extend(source, toplevel):
-                argv += ["--config", _absolute_copy(source, toplevel, work)]
-            else:
-                argv += ["--config", os.path.abspath(source.path)]
-            env.pop("GITLEAKS_CONFIG", None)
-            env.pop("GITLEAKS_CONFIG_TOML", None)
-        elif source.kind == "env-toml" and config.has_relative_extend(source, toplevel):
-            argv += ["--config", _absolute_copy(source, toplevel, work)]
-            env.pop("GITLEAKS_CONFIG_TOML", None)
-        result = gitrun.run(argv, tree, deadline=deadline, env=env, kind="gitleaks")
-        return _report(result)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    tree = os.path.join(work, "tree")
+    os.mkdir(tree)
+    _write_tree(tree, changes, skip_root_config=allow.config is None)
+    env = env_without_config(gitrun.git_env(keep_repo=True))
+    argv = [binary, "dir", ".", *COMMON_FLAGS, *allow.flags()]
+    return _report(gitrun.run(argv, tree, deadline=deadline, env=env, kind="gitleaks"))
 
 
-def _absolute_copy(source: ConfigSource, toplevel: str, work: str) -> str:
-    from jouet_git.gitleaks import config
+def scan_log(binary: str, toplevel: str, git_dir: str, revisions: list[str], allow: Allowlists, work: str,
+             deadline: float) -> list[dict[str, Any]]:
+    """`gitleaks git --log-opts REVISIONS` over the repository, with the allowlists of ALLOW only.
 
-    try:
-        return config.write_absolute_copy(source, toplevel, work)
-    except (OSError, ValueError) as error:
-        raise ScanFailed(f"cannot read the gitleaks config chain of {source.describe()}: {error}") from None
+    gitleaks also loads .gitleaksignore and .gitleaks.toml from the directory it scans, which for a
+    repository is its work tree: it runs instead in an empty private directory, and finds the
+    repository through GIT_DIR."""
+    from jouet_git.gitleaks.committed import env_without_config
 
-
-def scan_log(binary: str, toplevel: str, revisions: list[str], deadline: float) -> list[dict[str, Any]]:
-    """`gitleaks git --log-opts REVISIONS` at the top of the work tree."""
-    argv = [binary, "git", ".", "--log-opts", " ".join(revisions), *COMMON_FLAGS,
-            "--gitleaks-ignore-path", toplevel]
-    result = gitrun.run(argv, toplevel, deadline=deadline, env=gitrun.git_env(keep_repo=True), kind="gitleaks")
-    return _report(result)
+    empty = os.path.join(work, "empty")
+    os.mkdir(empty, 0o700)
+    env = env_without_config(gitrun.git_env(extra={"GIT_DIR": git_dir, "GIT_WORK_TREE": toplevel}))
+    argv = [binary, "git", ".", "--log-opts", " ".join(revisions), *COMMON_FLAGS, *allow.flags()]
+    return _report(gitrun.run(argv, empty, deadline=deadline, env=env, kind="gitleaks"))

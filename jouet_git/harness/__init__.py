@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 ADAPTERS: dict[str, str] = {
     "claude": "jouet_git.harness.claude",
     "git": "jouet_git.harness.git",
+    "neutral": "jouet_git.harness.neutral",
+    "polyhook": "jouet_git.harness.polyhook",
 }
 
 _union: dict[str, str] | None = None

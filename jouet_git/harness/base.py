@@ -23,12 +23,17 @@ if TYPE_CHECKING:
 
     from jouet_git.call import Call
     from jouet_git.engine.decide import Decision
+    from jouet_git.screen import OutputScreen
 
 # What a Request asks of jouet.
 CALLS = "calls"  # decide each of its calls (before or after a tool, a commit, a push)
 SESSION_START = "session-start"  # a session starts: the primer
 STOP = "stop"  # the agent is about to finish its turn: the stop check
 NOTICE = "notice"  # tell the person something (a fresh checkout ships rules), decide nothing
+SCREEN = "screen"  # screen text for secrets (a prompt, a reply, a tool's result), decide nothing
+
+# Where a Call's input carries the person's request (the neutral protocol's prompt), for rules.
+PROMPT_KEY = "jouet_prompt"
 
 
 class BadInput(ValueError):
@@ -41,15 +46,23 @@ class Request:
     kind: CALLS, SESSION_START, STOP or NOTICE. cwd: where the event happens. calls: for CALLS.
     payload: the decoded payload, for the adapter's own reply. notice: for NOTICE, the text.
     stop_active: for STOP, whether the harness says the agent is already continuing because of a
-    stop hook (so jouet must not hold it again). cleared: for SESSION_START, whether the session's
-    context was emptied (Claude Code's /clear and compaction), so it no longer holds what it read.
+    stop hook (so jouet must not hold it again). screen: for CALLS after a tool and for SCREEN, what
+    to screen for secrets (a tool's output as it arrived, or a text): see jouet_git/screen.py.
+    prompts: for a harness that hands over the person's request per session (the neutral protocol),
+    the session directory to keep it in ("" for the default): calls without a request of their own
+    get the session's stored one on their input (PROMPT_KEY), and with remember, the screened text
+    of a SCREEN request becomes the session's request (jouet_git/prompts.py). cleared: for
+    SESSION_START, whether the session's context was emptied (Claude Code's /clear and compaction),
+    so it no longer holds what it read (jouet_git/reads.py).
     """
 
-    __slots__ = ("agent", "calls", "cleared", "cwd", "event", "kind", "notice", "payload", "session", "stop_active")
+    __slots__ = ("agent", "calls", "cleared", "cwd", "event", "kind", "notice", "payload", "prompts", "remember",
+                 "screen", "session", "stop_active")
 
     def __init__(self, kind: str, event: str, cwd: str, calls: list[Call] | None = None,
                  session: str | None = None, agent: str | None = None, payload: Any = None,
-                 notice: str | None = None, stop_active: bool = False, cleared: bool = False) -> None:
+                 notice: str | None = None, stop_active: bool = False, screen: Any = None,
+                 prompts: str | None = None, remember: bool = False, cleared: bool = False) -> None:
         self.kind = kind
         self.event = event
         self.cwd = cwd
@@ -59,14 +72,18 @@ class Request:
         self.payload = payload
         self.notice = notice
         self.stop_active = stop_active
+        self.screen = screen
+        self.prompts = prompts
+        self.remember = remember
         self.cleared = cleared
 
 
 class Outcome:
-    """What jouet made of a Request: a Decision per call, the primer, lines for the person, and
-    for a stop, the Decision that holds the agent (None lets it stop)."""
+    """What jouet made of a Request: a Decision per call, the primer, lines for the person, for a
+    stop, the Decision that holds the agent (None lets it stop), and what screening request.screen
+    found (screen.OutputScreen; None when nothing was to be screened)."""
 
-    __slots__ = ("decisions", "notices", "primer", "stop")
+    __slots__ = ("decisions", "notices", "primer", "screened", "stop")
 
     def __init__(self) -> None:
         self.decisions: list[Decision] = []
@@ -74,6 +91,7 @@ class Outcome:
         # Person-facing lines: broken rules, a repository's changed rules, rules that failed.
         self.notices: list[str] = []
         self.stop: Decision | None = None
+        self.screened: OutputScreen | None = None
 
 
 class Reply:
@@ -100,6 +118,9 @@ class Adapter:
     tools: ClassVar[dict[str, str]] = {}
     # Whether a person's JOUET_ALLOW is honoured (git's hooks, run from a person's terminal).
     honours_allow = False
+    # Whether `jouet hook NAME` takes an EVENT word (False: one command for every event, whose kind
+    # is in the payload, as in the neutral protocol and polyhook; the arguments go to read()).
+    takes_event = True
 
     def usage(self) -> str:
         lines = [f"usage: jouet hook {self.name} EVENT", "", "events:"]

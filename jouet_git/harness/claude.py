@@ -7,10 +7,12 @@
 
 A denial is `permissionDecision: "deny"` with the reason; warnings go to `additionalContext`; a
 rewrite sends `updatedInput`; when nothing fires, nothing is printed at all (no approval is ever
-sent for a call jouet merely has no objection to). Bad input and jouet's own failure exit 1, which
-Claude Code reads as a non-blocking error: the call goes ahead. At session start the primer goes
-to `additionalContext`, and JOUET_SESSION_ID is exported into the agent's shell through Claude
-Code's CLAUDE_ENV_FILE (for `jouet claim` and git's hooks).
+sent for a call jouet merely has no objection to). After a tool, its output is screened for secrets
+(jouet_git/screen.py): PostToolUse replaces each one through `updatedToolOutput`, in the shape the
+result arrived in; PostToolUseFailure can only be annotated, and says so. Bad input and jouet's
+own failure exit 1, which Claude Code reads as a non-blocking error: the call goes ahead. At
+session start the primer goes to `additionalContext`, and JOUET_SESSION_ID is exported into the
+agent's shell through Claude Code's CLAUDE_ENV_FILE (for `jouet claim` and git's hooks).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, ClassVar
+
+    from jouet_git.screen import OutputScreen
 
 EVENTS = {
     "pre": "PreToolUse",
@@ -123,6 +127,49 @@ def call_from_payload(payload: dict[str, Any], event: str, harness: str = "claud
     )
 
 
+def output_to_screen(payload: dict[str, Any], event: str) -> Any:
+    """What a post-tool payload hands over to screen: the result as it arrived (PostToolUse), or
+    the error text (PostToolUseFailure, where the output arrives as a top-level string)."""
+    if event == "post":
+        return payload.get("tool_response")
+    if event == "post-failure":
+        return payload.get("error")
+    return None
+
+
+def screened_output(body: dict[str, Any], tool: str, event: str, screened: OutputScreen) -> list[str]:
+    """Put what screening found into a PostToolUse(Failure) reply BODY; the lines for additionalContext.
+
+    PostToolUse takes the whole result back as `updatedToolOutput`, built from the shape that
+    arrived (screen.screen_output), and MCP results also as `updatedMCPToolOutput` for Claude Code
+    versions that know only that one. PostToolUseFailure takes context only: the output cannot be
+    withheld there, and the line says so.
+    """
+    lines: list[str] = []
+    found = screened.screened.found
+    problem = screened.screened.problem
+    if found and event == "post":
+        if screened.written:
+            body["updatedToolOutput"] = screened.value
+            if tool.startswith("mcp__"):
+                body["updatedMCPToolOutput"] = screened.value
+        if screened.written and not screened.placed:
+            lines.append(screened.notice)
+        if not screened.withheld:
+            lines.append("jouet: part of this output holds a secret in a field a hook may not rewrite, so it could "
+                         "not be withheld: do not repeat, store or send it.")
+    elif found:
+        n = sum(found.values())
+        rules = ", ".join(sorted(found))
+        lines.append(f"jouet: this failed tool's output holds {n} secret{'s' if n != 1 else ''} (gitleaks rules: "
+                     f"{rules}). After a failed tool a hook may only add context, so the output could not be "
+                     "withheld: do not repeat, store or send what it printed.")
+    if problem:
+        lines.append(f"jouet: could not screen this output for secrets with gitleaks ({problem}); only well-known "
+                     "token shapes were replaced.")
+    return lines
+
+
 def _duration(payload: dict[str, Any]) -> int | None:
     """How long the tool ran, from a PostToolUse payload's duration_ms."""
     value = payload.get("duration_ms")
@@ -150,7 +197,8 @@ class ClaudeAdapter(Adapter):
             return Request(STOP, event, cwd, session=session, agent=_text(payload, "agent_id"), payload=payload,
                            stop_active=payload.get("stop_hook_active") is True)
         call = call_from_payload(payload, event)
-        return Request(CALLS, event, cwd, [call], session=session, agent=call.agent, payload=payload)
+        return Request(CALLS, event, cwd, [call], session=session, agent=call.agent, payload=payload,
+                       screen=output_to_screen(payload, event))
 
     def started(self, request: Request, environ: Mapping[str, str]) -> None:
         """Export the session id into the agent's shell through CLAUDE_ENV_FILE."""
@@ -198,7 +246,13 @@ class ClaudeAdapter(Adapter):
         else:
             if decision.deny is not None:  # after a tool nothing can be denied: it is said as a warning
                 warnings.insert(0, decision.deny.text())
-            body = {"hookEventName": name, "additionalContext": "\n".join(warnings)} if warnings else None
+            body = {"hookEventName": name}
+            if outcome.screened is not None:
+                warnings += screened_output(body, call.tool, request.event, outcome.screened)
+            if warnings:
+                body["additionalContext"] = "\n".join(warnings)
+            if len(body) == 1:
+                body = None
         if body is None:
             return Reply(stderr=stderr)
         return Reply(json.dumps({"hookSpecificOutput": body}) + "\n", stderr)

@@ -16,6 +16,7 @@ import sys
 from jouet_git.harness.base import (
     CALLS,
     NOTICE,
+    SCREEN,
     SESSION_START,
     STOP,
     Adapter,
@@ -68,13 +69,24 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
     from jouet_git.engine import problems
 
     runner = Runner(allow=allow_from(environ) if adapter.honours_allow else frozenset())
+    if request.prompts is not None and request.session:
+        _recall_prompt(request)
     if request.kind == CALLS:
-        for call in request.calls:
-            outcome.decisions.append(runner.decide_and_record(call))
+        outcome.decisions = [runner.decide(call) for call in request.calls]
+        _screen(request, outcome)
+        for call, decision in zip(request.calls, outcome.decisions, strict=True):
+            runner.record(call, decision)
         # Rules that do not run (a broken file, a plugin whose copy changed) are said wherever a
         # decision is made, so nobody believes a rule guards them when it does not.
         if request.calls:
             outcome.notices.extend(problems.notices(runner.ruleset(request.calls[0].cwd)))
+    elif request.kind == SCREEN:
+        _screen(request, outcome)
+        if request.remember and request.prompts is not None and request.session and outcome.screened is not None:
+            from jouet_git import prompts
+
+            text = outcome.screened.screened.texts[0] if outcome.screened.screened.texts else ""
+            prompts.save(prompts.session_dir(request.prompts), request.session, text)
     elif request.kind == SESSION_START:
         from jouet_git.harness.primer import primer
 
@@ -98,6 +110,32 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         outcome.stop = decision if decision.action is not None else None
         outcome.notices.extend(failed_rules([decision]))
     return outcome
+
+
+def _recall_prompt(request: Request) -> None:
+    """Give each call before a tool that carries no request of its own the session's stored one."""
+    from jouet_git import prompts
+    from jouet_git.call import PRE_TOOL_USE
+    from jouet_git.harness.base import PROMPT_KEY
+
+    calls = [c for c in request.calls if c.event == PRE_TOOL_USE and PROMPT_KEY not in c.input]
+    if not calls or request.session is None:
+        return
+    stored = prompts.load(prompts.session_dir(request.prompts), request.session)
+    if stored is not None:
+        for call in calls:
+            call.input[PROMPT_KEY] = stored
+
+
+def _screen(request: Request, outcome: Outcome) -> None:
+    """Screen what the request carries for secrets (a tool's output); the ledger gets the counts."""
+    if request.screen is None:
+        return
+    from jouet_git.screen import screen_output
+
+    outcome.screened = screen_output(request.screen, request.cwd)
+    if outcome.decisions and (outcome.screened.changed or outcome.screened.screened.problem):
+        outcome.decisions[0].records.append(outcome.screened.record())
 
 
 def event_call(adapter: Adapter, request: Request, event: str) -> Call:

@@ -33,7 +33,7 @@ keeps the last exception a callback raised; sandbox.py makes it drop it (see _fo
 '''
 
 KERNEL_LUA = r"""
-local MEMORY_LIMIT, OUTPUT_LIMIT = ...
+local MEMORY_LIMIT, OUTPUT_LIMIT, ARG_BYTES, ARG_ITEMS = ...
 local G = _G
 local debug, os, string, table, coroutine, utf8, math = G.debug, G.os, G.string, G.table, G.coroutine, G.utf8, G.math
 local sethook, gethook, getinfo = debug.sethook, debug.gethook, debug.getinfo
@@ -57,6 +57,7 @@ local C = {}
 for k, v in next, string do C[k] = v end
 for k, v in next, table do C["t_" .. k] = v end
 C.error, C.type, C.tostring, C.select, C.next, C.pcall = error, type, tostring, select, next, pcall
+C.setmetatable = setmetatable
 K.C = C
 K.getinfo = getinfo
 
@@ -256,6 +257,10 @@ function K.set_python(room_fn, describe_fn)
   room, describe = room_fn, describe_fn
 end
 
+-- read-only proxy -> the table holding its contents (see "Read-only tables" below)
+local BACKING = setmetatable({}, { __mode = "k" })
+K.BACKING = BACKING
+
 local gates = setmetatable({}, { __mode = "k" })
 local pyerror, pyerror_msg = nil, nil
 local wrap_value
@@ -284,12 +289,76 @@ local function gate_done(ok, ...)
   error(e, 0)
 end
 
+-- What a script hands one Python function is bounded: Python's work on it (jouet.parse reads
+-- about a microsecond a byte) happens in one step the hook cannot interrupt. Strings count their
+-- bytes, tables their entries (read raw, through read-only proxies, each table once), stopping as
+-- soon as a limit is passed; so the walk itself is bounded too.
+local function too_big(max_bytes, max_items, ...)
+  local bytes, items = 0, 0
+  local stack, top = { ... }, select("#", ...)
+  local seen = {}
+  while top > 0 do
+    local v = stack[top]
+    stack[top] = nil
+    top = top - 1
+    local tv = type(v)
+    if tv == "string" then
+      bytes = bytes + #v
+      if bytes > max_bytes then return true end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      for k, x in next, BACKING[v] or v do
+        items = items + 1
+        if items > max_items then return true end
+        top = top + 1
+        stack[top] = k
+        top = top + 1
+        stack[top] = x
+      end
+    end
+  end
+  return false
+end
+
+-- The error names the script's line: the first caller that is not jouet's own Lua.
+local function script_error(msg)
+  local level = 3
+  while true do
+    local info = getinfo(level, "S")
+    if info == nil then error(msg, 0) end
+    if s_sub(info.source, 1, 8) ~= "=[jouet " then error(msg, level) end
+    level = level + 1
+  end
+end
+
+-- lupa decodes a string argument as UTF-8 and fails on invalid bytes, which would turn a rule's
+-- jouet.deny("...\xff...") into an error and drop the denial: such strings go to Python with the
+-- invalid sequences replaced. (Strings inside tables are copied clean by with_strings.)
+local function valid_args(...)
+  local n = select("#", ...)
+  local args = nil
+  for i = 1, n do
+    local v = args and args[i] or (select(i, ...))
+    if type(v) == "string" and not utf8_len(v) then
+      args = args or { ... }
+      args[i] = sanitize(v)
+    end
+  end
+  return args, n
+end
+
 local function gate(u)
   local g = gates[u]
   if g then return g end
   g = function(...)
     if not S.active then return u(...) end
+    if too_big(ARG_BYTES, ARG_ITEMS, ...) then
+      script_error("a jouet function was handed more than " .. ARG_BYTES .. " bytes of text or "
+        .. ARG_ITEMS .. " table entries in one call; pass it less (a part of the text, fewer paths)")
+    end
+    local args, n = valid_args(...)
     room(true)
+    if args then return gate_done(pcall(u, t_unpack(args, 1, n))) end
     return gate_done(pcall(u, ...))
   end
   gates[u] = g
@@ -330,8 +399,6 @@ K.wrap_value = wrap_value
 
 -- proxy -> the table holding its contents. A proxy is an empty table whose metatable reads from
 -- its backing table and refuses writes; nested tables in the backing are proxies too.
-local BACKING = setmetatable({}, { __mode = "k" })
-K.BACKING = BACKING
 local LOCKED = "The metatable is locked"
 K.LOCKED = LOCKED
 
@@ -412,6 +479,42 @@ function K.module(t, missing, call, declared)
   return proxy
 end
 
+-- fn refusing more than max_bytes of text in one call, with an error naming `what`: for a function
+-- whose work grows fast with its input (jouet.parse).
+function K.limited(fn, max_bytes, what)
+  if type(fn) == "userdata" then fn = gate(fn) end
+  return function(...)
+    if too_big(max_bytes, ARG_ITEMS, ...) then
+      script_error(what .. " takes at most " .. max_bytes .. " bytes of text; pass it a part")
+    end
+    return fn(...)
+  end
+end
+
+-- fn called with each string argument longer than max_bytes cut to max_bytes (on a character
+-- boundary where possible), with a note of how long it was: for messages, so that a rule never
+-- fails, and says nothing, because it said too much.
+function K.clipping(fn, max_bytes)
+  if type(fn) == "userdata" then fn = gate(fn) end
+  return function(...)
+    local n = select("#", ...)
+    local args = { ... }
+    for i = 1, n do
+      local v = args[i]
+      if type(v) == "string" and #v > max_bytes then
+        local cut = max_bytes
+        while cut > max_bytes - 4 and cut > 1 do
+          local b = s_byte(v, cut + 1)
+          if b == nil or b < 0x80 or b >= 0xC0 then break end
+          cut = cut - 1
+        end
+        args[i] = s_sub(v, 1, cut) .. " [... cut by jouet: it was " .. #v .. " bytes]"
+      end
+    end
+    return fn(t_unpack(args, 1, n))
+  end
+end
+
 -- Tags name the tables jouet built (a call's commands, one command), so a helper given one back by
 -- a script knows which it is without reading anything the script could have made.
 local TAGS = setmetatable({}, { __mode = "k" })
@@ -448,6 +551,7 @@ function K.with_strings(fn, position, what, optional)
     for i = 1, rawlen(b) do
       local v = rawget(b, i)
       if type(v) ~= "string" then error(what .. " must be a list of strings", 2) end
+      if not utf8_len(v) then v = sanitize(v) end
       copy[i] = v
     end
     args[position] = copy

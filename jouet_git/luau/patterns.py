@@ -2,7 +2,8 @@
 
 PATTERNS_LUA is a trusted chunk the sandbox runs once, before it strips the globals. It takes the
 sandbox kernel's table of raw C functions (`C`: the string library's, table.concat and table.unpack
-as t_concat and t_unpack, error, type, tostring and select) and returns a table P:
+as t_concat and t_unpack, error, type, tostring, select, next and setmetatable) and the kernel's `charge`, and
+returns a table P:
 
 - `P.compile(p, anchored)`: the pattern as a list of items (cached), with what the estimate needs.
 - `P.cost(cp, n, attempts)`: an upper bound of the steps C's backtracking matcher can take for that
@@ -15,16 +16,24 @@ The matcher follows lstrlib.c's structure step by step, including the order in w
 patterns are noticed (an error is raised only when matching reaches the bad item), the 200-deep
 recursion limit ("pattern too complex") and the 32-capture limit. Character classes and bracket sets
 are evaluated once per pattern by asking C's matcher about each of the 256 bytes, so they agree with
-C's in every locale. Scanning a run of one class (`x*`), finding the next possible start and
-`%b` use C's matcher on single-class patterns, whose cost is linear.
+C's in every locale (a bracket set longer than SHORT_SET bytes is read in Lua instead: C would
+walk all of it for each of the 256 bytes). Scanning a run of one class (`x*`), finding the next
+possible start and `%b` are runs of C's matcher over one set written in its shortest bracket form
+(`[aaaa...b]` is `[ab]` however long it was written), window by window, each window charged to
+the budget (see "Scanning the subject" below).
+
+The estimate multiplies by the widest set of the pattern as written, because C walks a bracket set
+entry by entry for every byte it tests, and that is what it walks when the guarded library lets it
+run the whole pattern.
 '''
 
 PATTERNS_LUA = r"""
-local C = ...
+local C, charge = ...
 local byte, sub, char = C.byte, C.sub, C.char
 local c_find = C.find
 local t_concat, t_unpack = C.t_concat, C.t_unpack
-local error, type, tostring, select = C.error, C.type, C.tostring, C.select
+local error, type, tostring, select, next = C.error, C.type, C.tostring, C.select, C.next
+local setmetatable = C.setmetatable
 
 local SINGLE, OPEN, POSCAP, CLOSE, ENDANCHOR, BALANCE, FRONTIER, BACKREF, BAD = 1, 2, 3, 4, 5, 6, 7, 8, 9
 local Q_NONE, Q_STAR, Q_PLUS, Q_MIN, Q_OPT = 0, 1, 2, 3, 4
@@ -79,17 +88,93 @@ local function disjoint(a, b)
   return true
 end
 
+-- Bracket sets longer than this are read in Lua (eval_set asks C 256 times, and C walks the
+-- whole set each time).
+local SHORT_SET = 32
+
+-- The set a bracket class src (from '[' to its closing ']') matches, read as matchbracketclass in
+-- lstrlib.c reads it: escapes, then ranges, then single bytes.
+local function bracket_set(src)
+  local ec = #src
+  local q = 1
+  local negate = byte(src, 2) == 94
+  if negate then q = 2 end
+  local set = {}
+  q = q + 1
+  while q < ec do
+    local c = byte(src, q)
+    if c == 37 then -- '%'
+      q = q + 1
+      local x = byte(src, q)
+      if is_alnum(x) then
+        for b in next, class_set(x) do set[b] = true end
+      else
+        set[x] = true
+      end
+    elseif byte(src, q + 1) == 45 and q + 2 < ec then -- a range
+      for b = c, byte(src, q + 2) do set[b] = true end
+      q = q + 2
+    else
+      set[c] = true
+    end
+    q = q + 1
+  end
+  if not negate then return set end
+  local out = {}
+  for b = 0, 255 do
+    if not set[b] then out[b] = true end
+  end
+  return out
+end
+
+-- Inside brackets these bytes need a '%': '%' itself, ']' (ends the set), '^' (negates when first)
+-- and '-' (makes a range). Every other byte stands for itself.
+local BRACKET_SPECIAL = { [37] = true, [93] = true, [94] = true, [45] = true }
+
+local function member_src(c)
+  if BRACKET_SPECIAL[c] then return "%" .. CH[c] end
+  return CH[c]
+end
+
+-- The shortest bracket form of a set (ranges where they save entries).
+local function set_src(set)
+  local parts, np = {}, 0
+  local c = 0
+  while c <= 255 do
+    if set[c] then
+      local lo, hi = c, c
+      while hi < 255 and set[hi + 1] do hi = hi + 1 end
+      c = hi + 1
+      while lo <= hi and BRACKET_SPECIAL[lo] do np = np + 1; parts[np] = member_src(lo); lo = lo + 1 end
+      local tail = {}
+      while hi >= lo and BRACKET_SPECIAL[hi] do tail[#tail + 1] = member_src(hi); hi = hi - 1 end
+      if hi - lo >= 2 then
+        np = np + 1
+        parts[np] = CH[lo] .. "-" .. CH[hi]
+      else
+        for b = lo, hi do np = np + 1; parts[np] = member_src(b) end
+      end
+      for k = #tail, 1, -1 do np = np + 1; parts[np] = tail[k] end
+    else
+      c = c + 1
+    end
+  end
+  if np == 0 then return "[^" .. CH[0] .. "-" .. CH[255] .. "]" end
+  return "[" .. t_concat(parts, "", 1, np) .. "]"
+end
+
 -- Compiling --------------------------------------------------------------------------
 
 -- The end of the single-character class starting at i (classEnd in lstrlib.c): the index after
--- it, its set and its C source; or nil and the error C raises when it reaches this item.
+-- it, its set, its C source and its width (the steps C takes to test one byte against it: one per
+-- two bytes of a bracket set); or nil and the error C raises when it reaches this item.
 local function class_end(p, i, n)
   local c = byte(p, i)
   if c == 37 then -- '%'
     if i + 1 > n then return nil, "malformed pattern (ends with '%')" end
     local x = byte(p, i + 1)
-    if is_alnum(x) then return i + 2, class_set(x), "%" .. CH[x] end
-    return i + 2, lit_set(x), lit_src(x)
+    if is_alnum(x) then return i + 2, class_set(x), "%" .. CH[x], 1 end
+    return i + 2, lit_set(x), lit_src(x), 1
   elseif c == 91 then -- '['
     local j = i + 1
     if byte(p, j) == 94 then j = j + 1 end
@@ -100,11 +185,16 @@ local function class_end(p, i, n)
       if cc == 37 and j <= n then j = j + 1 end
     until byte(p, j) == 93
     local src = sub(p, i, j)
-    return j + 1, eval_set(src), src
+    -- testing a byte against a set costs C about a nanosecond per byte of the set as written
+    -- (an escape like %a is two bytes and the slowest kind of entry): a step is a couple of those
+    local width = (j - i) // 2
+    if width < 1 then width = 1 end
+    if #src > SHORT_SET then return j + 1, bracket_set(src), src, width end
+    return j + 1, eval_set(src), src, width
   elseif c == 46 then -- '.'
-    return i + 1, ANY, "."
+    return i + 1, ANY, ".", 1
   end
-  return i + 1, lit_set(c), lit_src(c)
+  return i + 1, lit_set(c), lit_src(c), 1
 end
 
 local QUANT = { [42] = Q_STAR, [43] = Q_PLUS, [45] = Q_MIN, [63] = Q_OPT }
@@ -128,28 +218,28 @@ local function parse(p, anchored)
         it = { k = BAD, msg = "malformed pattern (missing arguments to '%b')" }
       else
         local b1, b2 = byte(p, i + 2), byte(p, i + 3)
-        it = { k = BALANCE, b1 = b1, b2 = b2, either = "[" .. lit_src(b1) .. lit_src(b2) .. "]" }
+        it = { k = BALANCE, b1 = b1, b2 = b2, either = { [b1] = true, [b2] = true } }
         i = i + 4
       end
     elseif c == 37 and byte(p, i + 1) == 102 then -- %f
       if byte(p, i + 2) ~= 91 then
         it = { k = BAD, msg = "missing '[' after '%f' in pattern" }
       else
-        local e, set = class_end(p, i + 2, n)
+        local e, set, _, width = class_end(p, i + 2, n)
         if not e then it = { k = BAD, msg = set }
-        else it = { k = FRONTIER, set = set }; i = e end
+        else it = { k = FRONTIER, set = set, w = width }; i = e end
       end
     elseif c == 37 and (byte(p, i + 1) or 0) >= 48 and byte(p, i + 1) <= 57 then -- %0-%9
       it = { k = BACKREF, l = byte(p, i + 1) - 49 }
       i = i + 2
     else
-      local e, set, src = class_end(p, i, n)
+      local e, set, src, width = class_end(p, i, n)
       if not e then
         it = { k = BAD, msg = set }
       else
         local q = QUANT[byte(p, e)]
         if q then i = e + 1 else q = Q_NONE; i = e end
-        it = { k = SINGLE, set = set, q = q, src = src, run = "^" .. src .. "*" }
+        it = { k = SINGLE, set = set, q = q, src = src, w = width }
       end
     end
     ni = ni + 1
@@ -243,8 +333,13 @@ function P.compile(p, anchored)
   if cp then return cp end
   local items, ni = parse(p, anchored)
   local nstar, nopt, nscan, nzw, linear = analyse(items, ni)
+  local width = 1
+  for k = 1, ni do
+    local w = items[k].w
+    if w and w > width then width = w end
+  end
   cp = { items = items, n = ni, nstar = nstar, nopt = nopt, nscan = nscan, nzw = nzw,
-         linear = linear, first = first_item(items) }
+         linear = linear, first = first_item(items), width = width }
   if ncached >= 256 then
     cache[true], cache[false], ncached = {}, {}, 0
     byp = cache[anchored]
@@ -268,13 +363,14 @@ P.attempt_cost = attempt_cost
 
 -- Steps for `attempts` attempts on a subject with n bytes left (string.find and string.match try
 -- once when anchored, else once per start position; gmatch and gsub at most twice per position:
--- an empty match refused where the last one ended, then a step).
+-- an empty match refused where the last one ended, then a step). Each step tests one byte against
+-- one item, which costs C up to the width of the widest set.
 function P.cost(cp, n, attempts)
   if cp.linear then
     -- failing attempts stop before the first scan; the matches scan only what they match
-    return attempts * (cp.n + 2) + (n + 1.0) * (cp.n + 1) * 2
+    return (attempts * (cp.n + 2) + (n + 1.0) * (cp.n + 1) * 2) * cp.width
   end
-  return attempts * attempt_cost(cp, n)
+  return attempts * attempt_cost(cp, n) * cp.width
 end
 
 -- Matching -------------------------------------------------------------------------------
@@ -285,8 +381,72 @@ local function perr(msg)
   error(msg, 0)
 end
 
+-- Scanning the subject with C. An anchored run, "^[set]*", costs C about one step a byte plus
+-- the set's width (an unanchored search costs several times that), so scans
+-- are runs: over a set's members (x*), or over the bytes outside it (to the next possible start).
+-- Each set is written in its shortest bracket form, and scans longer than WINDOW_STEPS go window
+-- by window, each charged to the budget. The windows start small and double (a window is a copy
+-- of that part of the subject), so a scan that ends near where it started copies little.
+local WINDOW_STEPS = 65536
+local FIRST_WINDOW = 256
+
+-- The run pattern for a set, and its cost in steps a byte; made once per set.
+local runs = setmetatable({}, { __mode = "k" })
+local function run_of(set)
+  local r = runs[set]
+  if r then return r end
+  local src = set_src(set)
+  r = { "^" .. src .. "*", 1 + #src // 2 }
+  runs[set] = r
+  return r
+end
+
+local complements = setmetatable({}, { __mode = "k" })
+local function outside(set)
+  local c = complements[set]
+  if c then return c end
+  c = {}
+  for b = 0, 255 do
+    if not set[b] then c[b] = true end
+  end
+  complements[set] = c
+  return c
+end
+
+-- The last index of the run of set's members that starts at s (s - 1 when there is none).
+local function run_end(ms, s, set)
+  local r = run_of(set)
+  local pat, w = r[1], r[2]
+  local src, len = ms.src, ms.len
+  if len - s + 1 <= FIRST_WINDOW then
+    if len >= s then charge((len - s + 1) * w) end
+    local _, e = c_find(src, pat, s)
+    return e
+  end
+  local most = WINDOW_STEPS // w
+  if most < FIRST_WINDOW then most = FIRST_WINDOW end
+  local a, win = s, FIRST_WINDOW
+  while a <= len do
+    local b = a + win - 1
+    if b > len then b = len end
+    charge((b - a + 1) * w)
+    local _, e = c_find(sub(src, a, b), pat)
+    if e < b - a + 1 then return a + e - 1 end
+    a = b + 1
+    if win < most then win = win * 2 end
+  end
+  return len
+end
+
+-- The first index >= s whose byte is in set, or nil.
+local function scan_to(ms, s, set)
+  local e = run_end(ms, s, outside(set))
+  if e >= ms.len then return nil end
+  return e + 1
+end
+
 local function max_expand(ms, s, it, nexti)
-  local _, e = c_find(ms.src, it.run, s)
+  local e = run_end(ms, s, it.set)
   local i = e - s + 1
   while i >= 0 do
     local r = do_match(ms, s + i, nexti)
@@ -336,7 +496,7 @@ local function match_balance(ms, s, it)
   local cont = 1
   local pos = s + 1
   while true do
-    local j = c_find(src, it.either, pos)
+    local j = scan_to(ms, pos, it.either)
     if not j then return nil end
     if byte(src, j) == b2 then
       cont = cont - 1
@@ -358,6 +518,7 @@ local function match_capture(ms, s, l)
   local src = ms.src
   if ms.len - s + 1 >= len then
     local init = ms.cinit[l + 1]
+    charge(len)
     if sub(src, s, s + len - 1) == sub(src, init, init + len - 1) then return s + len end
   end
   return nil
@@ -445,7 +606,7 @@ end
 local function next_start(ms, cp, s)
   local first = cp.first
   if first == nil then return s end
-  return (c_find(ms.src, first.src, s))
+  return scan_to(ms, s, first.set)
 end
 
 -- Capture i (0-based) as C's get_onecapture returns it.

@@ -59,6 +59,22 @@ local POSITIONED = "^[^\n]-:%d+: "
 
 local getinfo = K.getinfo
 
+-- Whether a pattern has a magic character. C tests each byte of a run against the set's eleven
+-- entries (about a dozen steps a byte), so a long pattern is looked at piece by piece.
+local SPECIALS_RUN = "^[^%^%$%*%+%?%.%(%[%%%-]*"
+local SPECIALS_PIECE = 65536
+local function has_specials(ps)
+  local lp = #ps
+  for a = 1, lp, SPECIALS_PIECE do
+    local piece = ps
+    if lp > SPECIALS_PIECE then piece = c_sub(ps, a, a + SPECIALS_PIECE - 1) end
+    charge(#piece * 12)
+    local _, e = c_find(piece, SPECIALS_RUN)
+    if e < #piece then return true end
+  end
+  return false
+end
+
 -- The results of pcall(C function, ...): errors C raised are re-raised at the caller's line
 -- (unless the script tail-called the guard: then its frame is gone, and no line is given).
 local function c_result(ok, ...)
@@ -119,7 +135,7 @@ local function find(...)
   local s1 = P.start_index(ini, ls)
   if s1 > ls + 1 then return nil end
   local n = ls - s1 + 1
-  if plain or not c_find(ps, SPECIALS) then
+  if plain or not has_specials(ps) then
     local lp = #ps
     local cost = 1
     if lp <= n then cost = (n - lp + 1) * (lp + 1) end
@@ -257,6 +273,68 @@ local function linear(fn)
   end
 end
 
+-- Byte-by-byte work on a string (upper, lower, reverse: a few ns a byte): C does a long string
+-- piece by piece, each piece charged, and the pieces are joined (in reverse order for reverse).
+-- They are joined pairwise with `..`, each piece let go once used, so that the pieces, the halves
+-- and the result are never all alive at once (table.concat's buffer doubles as it grows).
+local PIECE = 524288
+
+local function join(parts, i, j)
+  if i == j then
+    local p = parts[i]
+    parts[i] = nil
+    return p
+  end
+  local m = (i + j) // 2
+  local left = join(parts, i, m)
+  return left .. join(parts, m + 1, j)
+end
+
+local function piecewise(fn, backwards)
+  return function(...)
+    local s = ...
+    if type(s) ~= "string" or #s <= PIECE then
+      if type(s) == "string" then charge(#s * 2) end
+      return c_result(pcall(fn, ...))
+    end
+    local n = #s
+    local parts, np = {}, 0
+    if backwards then
+      for b = n, 1, -PIECE do
+        local a = b - PIECE + 1
+        if a < 1 then a = 1 end
+        charge((b - a + 1) * 2)
+        np = np + 1
+        parts[np] = fn(c_sub(s, a, b))
+      end
+    else
+      for a = 1, n, PIECE do
+        charge(PIECE * 2)
+        np = np + 1
+        parts[np] = fn(c_sub(s, a, a + PIECE - 1))
+      end
+    end
+    return join(parts, 1, np)
+  end
+end
+
+-- string.pack, string.unpack and string.packsize read their format option by option in one C
+-- call, and os.date hands each of its conversions to strftime: their formats are kept short.
+local FORMAT_MAX = 4096
+local function short_format(fn, name, position)
+  return function(...)
+    local f = select(position, ...)
+    if type(f) == "string" then
+      if #f > FORMAT_MAX then
+        error("bad argument #" .. position .. " to '" .. name .. "' (the format is " .. #f
+          .. " bytes; rule scripts may use formats of up to " .. FORMAT_MAX .. " bytes)", 2)
+      end
+      charge(#f * 16)
+    end
+    return c_result(pcall(fn, ...))
+  end
+end
+
 -- Results passed on through c_result's varargs take stack space twice: calls that may return more
 -- than this many values return C's results directly (an error then names the guard's line).
 local MANY = 100000
@@ -283,21 +361,97 @@ local function ranged(fn)
   end
 end
 
+-- %q writes each control byte with sprintf, a hundred times the cost of copying it, and C does a
+-- whole string.format in one call: when the strings are long, quote them here piece by piece.
+-- A piece is quoted with the byte that follows it, because C writes "\0" as "\000" before a digit;
+-- that byte's own escape (written as if it ended the string) is then cut off again.
+local QUOTE_PIECE = 8192
+local QUOTE_STEPS = 64
+
+local function quoted(v)
+  local n = #v
+  local parts, np = { '"' }, 1
+  local a = 1
+  while a <= n do
+    local b = a + QUOTE_PIECE - 1
+    if b >= n then
+      charge((n - a + 1) * QUOTE_STEPS)
+      local q = c_format("%q", c_sub(v, a, n))
+      np = np + 1
+      parts[np] = c_sub(q, 2, -2)
+      break
+    end
+    charge(QUOTE_PIECE * QUOTE_STEPS)
+    local q = c_format("%q", c_sub(v, a, b + 1))
+    local cut = #c_format("%q", c_sub(v, b + 1, b + 1)) - 1
+    np = np + 1
+    parts[np] = c_sub(q, 2, #q - cut)
+    a = b + 1
+  end
+  np = np + 1
+  parts[np] = '"'
+  return t_concat(parts, "", 1, np)
+end
+
+-- fmt with each plain %q of a string argument turned into %s, and those arguments quoted here.
+-- A conversion spans flags, width and precision, then one letter (getformat in lstrlib.c); every
+-- one but %% takes an argument. What is malformed is left for C to report.
+local function quote_args(fmt, ...)
+  local args = t_pack(...)
+  local parts, np = {}, 0
+  local from, i, argn, lf = 1, 1, 0, #fmt
+  while i <= lf do
+    local j = c_find(fmt, "%", i, true)
+    if not j then break end
+    if c_byte(fmt, j + 1) == 37 then
+      i = j + 2
+    else
+      local _, e = c_find(fmt, "^[-+ #0-9.]*", j + 1)
+      argn = argn + 1
+      local v = args[argn]
+      if e == j and c_byte(fmt, j + 1) == 113 and type(v) == "string" then
+        np = np + 1
+        parts[np] = c_sub(fmt, from, j - 1)
+        np = np + 1
+        parts[np] = "%s"
+        args[argn] = quoted(v)
+        from = j + 2
+      end
+      i = e + 2
+    end
+  end
+  np = np + 1
+  parts[np] = c_sub(fmt, from)
+  return t_concat(parts, "", 1, np), t_unpack(args, 1, args.n)
+end
+
 local function format(fmt, ...)
   local n = select("#", ...)
-  local cost = 0
+  local cost, text = 0, 0
   if type(fmt) == "string" then cost = #fmt end
   for i = 1, n do
     local v = select(i, ...)
-    if type(v) == "string" then cost = cost + #v else cost = cost + 32 end
+    if type(v) == "string" then
+      cost = cost + #v
+      text = text + #v
+    else
+      cost = cost + 32
+    end
   end
   charge(cost)
+  if text > QUOTE_PIECE and type(fmt) == "string" and c_find(fmt, "%q", 1, true) then
+    return c_result(pcall(c_format, quote_args(fmt, ...)))
+  end
   return c_result(pcall(c_format, fmt, ...))
 end
 
 -- string.pack pads byte by byte: bound its output by the sizes its format names.
 local function pack(fmt, ...)
   if type(fmt) == "string" then
+    if #fmt > FORMAT_MAX then
+      error("bad argument #1 to 'pack' (the format is " .. #fmt .. " bytes; rule scripts may use"
+        .. " formats of up to " .. FORMAT_MAX .. " bytes)", 2)
+    end
     local bound = #fmt * 16
     for digits in c_gmatch(fmt, "%d+") do
       bound = bound + (tonumber(digits) or huge)
@@ -314,9 +468,10 @@ end
 
 local STRING = {
   byte = ranged(c_byte), char = string.char, find = find, format = format, gmatch = gmatch,
-  gsub = gsub, len = string.len, lower = linear(string.lower), match = match, rep = rep,
-  reverse = linear(string.reverse), sub = string.sub, upper = linear(string.upper),
-  pack = pack, packsize = string.packsize, unpack = string.unpack,
+  gsub = gsub, len = string.len, lower = piecewise(string.lower), match = match, rep = rep,
+  reverse = piecewise(string.reverse, true), sub = string.sub, upper = piecewise(string.upper),
+  pack = pack, packsize = short_format(string.packsize, "packsize", 1),
+  unpack = short_format(string.unpack, "unpack", 1),
 }
 
 -- table ---------------------------------------------------------------------------------------
@@ -610,7 +765,7 @@ local BASE = {
   assert = assert, error = error, getmetatable = safe_getmetatable, ipairs = ipairs,
   next = safe_next, pairs = pairs, pcall = safe_pcall, rawequal = rawequal, rawget = safe_rawget,
   rawlen = safe_rawlen, rawset = safe_rawset, select = select, setmetatable = safe_setmetatable,
-  tonumber = tonumber, tostring = tostring, type = type, xpcall = safe_xpcall,
+  tonumber = linear(tonumber), tostring = tostring, type = type, xpcall = safe_xpcall,
   unpack = unpack, _VERSION = "Luau",
 }
 
@@ -619,7 +774,9 @@ for k, v in next, math do MATH[k] = v end
 local UTF8 = {}
 for k, v in next, utf8 do UTF8[k] = v end
 UTF8.codepoint = ranged(u_codepoint)
-local OS = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
+UTF8.len = linear(utf8.len)
+UTF8.offset = linear(utf8.offset)
+local OS = { clock = os.clock, time = os.time, date = short_format(os.date, "date", 1), difftime = os.difftime }
 
 -- The Luau runtime ----------------------------------------------------------------------------
 

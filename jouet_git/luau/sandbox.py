@@ -12,7 +12,11 @@ collectgarbage, package, string.dump or os beyond the clock; the Luau runtime's 
 names given to new_env, made read-only. Nothing reaches Python: the VM has no `python` global, no
 eval or builtins, and attribute access on Python objects is refused. A Python function handed to a
 script (in new_env, readonly or call) reaches it as a Lua function that calls it; what it returns
-is wrapped the same way, and an exception it raises becomes a string error "Type: message".
+is wrapped the same way, and an exception it raises becomes a string error "Type: message". One
+call hands a Python function at most `argument_bytes` of text and `argument_items` table entries
+(its arguments walked raw, nested tables included): Python's work on them cannot be interrupted by
+the budget, so it is bounded by its input; a script passing more gets an error naming its line.
+`limited` makes that bound tighter for one function, and `clipping` cuts long strings instead.
 
 Budgets: each load and call gets `Budget.time` seconds of the script's own work (CPU time, minus
 the time spent inside `sb.paused()`) and `Budget.instructions` VM instructions; the VM gets
@@ -43,6 +47,9 @@ if TYPE_CHECKING:
 __all__ = ["Budget", "BudgetExceeded", "Sandbox", "ScriptError"]
 
 MAX_SOURCE = 4 * 1024 * 1024
+# What one call of a Python function may be handed by a script: bytes of text, table entries.
+ARGUMENT_BYTES = 1024 * 1024
+ARGUMENT_ITEMS = 100_000
 
 
 class Budget:
@@ -167,6 +174,8 @@ class Sandbox:
         memory_limit: int = 32 * 1024 * 1024,
         runtime_lua: str | None = None,
         output_limit: int = 64 * 1024,
+        argument_bytes: int = ARGUMENT_BYTES,
+        argument_items: int = ARGUMENT_ITEMS,
     ) -> None:
         from lupa import lua54
 
@@ -195,8 +204,10 @@ class Sandbox:
                 raise RuntimeError(f"the sandbox's own {name} does not compile: {fn[1]}")
             return fn
 
-        kernel = chunk(KERNEL_LUA, "[jouet kernel]")(self.memory_limit, int(output_limit))
-        patterns = chunk(PATTERNS_LUA, "[jouet patterns]")(kernel["C"])
+        kernel = chunk(KERNEL_LUA, "[jouet kernel]")(
+            self.memory_limit, int(output_limit), int(argument_bytes), int(argument_items)
+        )
+        patterns = chunk(PATTERNS_LUA, "[jouet patterns]")(kernel["C"], kernel["charge"])
         env = chunk(SAFELIB_LUA, "[jouet safelib]")(kernel, patterns, runtime_lua, self.memory_limit)
         self._kernel = kernel
         self._runner = kernel["runner"]
@@ -318,6 +329,18 @@ class Sandbox:
         """A Lua function calling fn with the list of strings at `position` as a plain Lua table
         (nil passed on when `optional`)."""
         return self._kernel["with_strings"](self.for_lua(fn), position, what, optional)
+
+    def limited(self, fn: Callable[..., Any], max_bytes: int, what: str) -> Any:
+        """A Lua function calling fn that refuses more than max_bytes of text in one call, with an
+        error naming `what` and the script's line: for a function whose work grows fast with its
+        input (jouet.parse reads about a microsecond a byte, in one step no budget interrupts)."""
+        return self._kernel["limited"](self.for_lua(fn), int(max_bytes), what)
+
+    def clipping(self, fn: Callable[..., Any], max_bytes: int) -> Any:
+        """A Lua function calling fn with each string argument longer than max_bytes cut to about
+        max_bytes, noting how long it was: for messages (jouet.deny), so that a rule never fails,
+        and says nothing, because it said too much."""
+        return self._kernel["clipping"](self.for_lua(fn), int(max_bytes))
 
     def paused(self) -> _Paused:
         """`with sb.paused():` around work done for the script (a probe) that is not its own."""

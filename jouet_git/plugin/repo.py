@@ -39,15 +39,18 @@ def _view(pin: Pin, status: str, detail: str, digest: str, commit: str | None = 
             "detail": detail, "fetched_sha256": digest or None, "commit": commit}
 
 
-def declared(root: str, key: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Each declared plugin and the state of its copy, without fetching anything; and pin problems."""
-    pins, problems = repo_pins(root)
+def declared(root: str, key: str, declared_in: str | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each declared plugin and the state of its copy, without fetching anything; and pin problems.
+    DECLARED_IN: the root whose .jouet/plugins.toml to read (a trusted copy's), ROOT by default."""
+    pins, problems = repo_pins(declared_in or root)
     return [_view(pin, *_status(pin, store.repo_copy(key, pin.name))) for pin in pins], problems
 
 
-def fetch_declared(root: str, key: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Fetch every declared plugin whose copy does not already match its pin; drop undeclared copies."""
-    pins, problems = repo_pins(root)
+def fetch_declared(root: str, key: str, declared_in: str | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Fetch every declared plugin whose copy does not already match its pin; drop undeclared copies.
+    DECLARED_IN: the root whose .jouet/plugins.toml to read (a trusted copy's), ROOT by default;
+    relative plugin sources are still found from ROOT."""
+    pins, problems = repo_pins(declared_in or root)
     views = []
     for pin in pins:
         target = store.repo_copy(key, pin.name)

@@ -262,10 +262,13 @@ class Probes:
         string("text", text)
         target = self.resolve(path)
 
+        repo = self.repo_at(self.cwd)
+        base = repo.root if repo is not None else self.cwd
+
         def compute() -> Answer:
             from jouet_git.probes import files
 
-            return files.contains(target, text)
+            return files.contains(target, text, base)
 
         return self._answer(("file.contains", target, text), compute)
 

@@ -8,6 +8,10 @@
 
 PATHS count for the staged and tracked scopes; an outgoing scan reads only commits.
 
+The config and .gitleaksignore come from the last commit before the change (HEAD for a commit, the
+newest commit a remote has for a push), never from the work tree, the index or GITLEAKS_CONFIG:
+see jouet_git/gitleaks/committed.py.
+
 findings is a list of {"rule", "path", "line", "commit", "match", "fingerprint"} (match is redacted;
 the secret itself is never read back from gitleaks), or None with the reason: gitleaks is missing,
 this is not a git work tree, the diff is over the size limit (1 MiB), or the scan ran out of its
@@ -35,7 +39,7 @@ ZERO_OID = frozenset({"0" * 40, "0" * 64})
 class ScanInfo:
     """What the last scan did, for tests, the bench and the summary `jouet secrets scan` prints."""
 
-    __slots__ = ("bytes", "commits", "files", "gitleaks", "gitleaks_ran", "precheck", "too_large")
+    __slots__ = ("allowlists", "bytes", "commits", "files", "gitleaks", "gitleaks_ran", "precheck", "too_large")
 
     def __init__(self) -> None:
         self.files = 0
@@ -45,6 +49,7 @@ class ScanInfo:
         self.gitleaks = ""  # the binary that ran (or would have)
         self.precheck = ""
         self.too_large = False  # stopped at the size limit
+        self.allowlists = ""  # where the config and .gitleaksignore came from
 
 
 LAST = ScanInfo()
@@ -137,32 +142,48 @@ def scan(
         LAST.precheck = "nothing to scan"
         return [], None
 
-    source = config.resolve_source(repo.toplevel)
-    summary, why = config.summarize(gitleaks, source, repo.toplevel)
-    if summary is None:
-        LAST.precheck = f"cannot pre-check ({why}): running gitleaks"
-    else:
-        if progress is not None:
-            progress(f"looking for gitleaks keywords in {_files(len(changes))}")
-        needed, LAST.precheck = precheck.must_scan(summary, _fragments(changes, scope))
-        if not needed:
-            return [], None
+    import shutil
+    import tempfile
 
-    if progress is not None:
-        progress(f"scanning {_files(len(changes))} with gitleaks")
-    LAST.gitleaks_ran = True
+    from jouet_git.gitleaks import committed
+
+    work = tempfile.mkdtemp(prefix="jouet-secrets-")
     try:
-        if scope == "outgoing":
-            found = scanner.scan_log(gitleaks, repo.toplevel, revisions, end)
+        try:
+            base = committed.boundary(repo.toplevel, revisions, end) if scope == "outgoing" else repo.head
+            allow = committed.prepare(repo.toplevel, base, work, end)
+        except gitrun.Timeout:
+            return None, f"the secret scan ran out of its {budget:g} s budget while reading the allowlists"
+        except (RuntimeError, OSError) as error:
+            return None, f"cannot read the allowlists of the last commit: {error}"
+        LAST.allowlists = allow.describe()
+        summary, why = config.summarize(gitleaks, allow.source, repo.toplevel)
+        if summary is None:
+            LAST.precheck = f"cannot pre-check ({why}): running gitleaks"
         else:
-            found = scanner.scan_tree(gitleaks, repo.toplevel, changes, source, end)
-    except gitrun.Timeout:
-        return None, f"gitleaks ran out of the {budget:g} s budget of a secret scan and was stopped"
-    except scanner.ScanFailed as error:
-        return None, str(error)
-    except OSError as error:
-        return None, f"cannot run gitleaks ({gitleaks}): {error.strerror}"
-    return found, None
+            if progress is not None:
+                progress(f"looking for gitleaks keywords in {_files(len(changes))}")
+            needed, LAST.precheck = precheck.must_scan(summary, _fragments(changes, scope))
+            if not needed:
+                return [], None
+
+        if progress is not None:
+            progress(f"scanning {_files(len(changes))} with gitleaks")
+        LAST.gitleaks_ran = True
+        try:
+            if scope == "outgoing":
+                found = scanner.scan_log(gitleaks, repo.toplevel, repo.git_dir, revisions, allow, work, end)
+            else:
+                found = scanner.scan_tree(gitleaks, changes, allow, work, end)
+        except gitrun.Timeout:
+            return None, f"gitleaks ran out of the {budget:g} s budget of a secret scan and was stopped"
+        except scanner.ScanFailed as error:
+            return None, str(error)
+        except OSError as error:
+            return None, f"cannot run gitleaks ({gitleaks}): {error.strerror}"
+        return found, None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _files(count: int) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from jouet_git.errors import JouetError
 from jouet_git.setup import saved
 from jouet_git.setup.jsonedit import Document, JsonSyntaxError
-from jouet_git.setup.targets import AMP, GROUPED, SCRIPTS, Event, Target, ours
+from jouet_git.setup.targets import AMP, GROUPED, PLUGINS, SCRIPTS, Event, Target, ours
 from jouet_git.store import write_atomic
 
 
@@ -214,6 +214,10 @@ def apply(target: Target, project: bool, cwd: str, jouet: str, uninstall: bool =
         from jouet_git.setup import cline
 
         return cline.apply(target, project, cwd, jouet, uninstall, dry_run)
+    if target.layout == PLUGINS:
+        from jouet_git.setup import plugins
+
+        return plugins.apply(target, project, cwd, jouet, uninstall, dry_run)
     path = target.path(project, cwd)
     report = Report(target.name, "project" if project else "user", path, dry_run=dry_run)
     before = read(path)

@@ -11,7 +11,7 @@ from typing import Any
 
 from jouet_git.errors import JouetError
 from jouet_git.setup import apply as applying
-from jouet_git.setup.targets import SCRIPTS, TARGETS, Target, program
+from jouet_git.setup.targets import PLUGINS, SCRIPTS, TARGETS, Target, program
 
 
 @dataclass
@@ -61,6 +61,10 @@ def row(target: Target, project: bool, cwd: str, cache: dict[str, str]) -> Row:
         from jouet_git.setup import cline
 
         have, missing, run = cline.installed(target, path)
+    elif target.layout == PLUGINS:
+        from jouet_git.setup import plugins
+
+        have, missing, run = plugins.installed(target, path)
     else:
         try:
             data = applying.read(path)

@@ -28,6 +28,7 @@ GROUPED = "grouped"  # {"hooks": {EVENT: [{"matcher": M, "hooks": [HOOK]}]}}    
 FLAT = "flat"  # {"hooks": {EVENT: [HOOK]}}                                     Cursor, Copilot, Windsurf
 AMP = "amp"  # {"amp.permissions": [RULE, ...]}, jouet's rules first            Amp
 SCRIPTS = "scripts"  # one executable file per event in a directory             Cline
+PLUGINS = "plugins"  # JavaScript the host loads in-process (setup/plugins.py)   OpenCode, Pi, OpenClaw
 
 _CURSOR_ALLOW = '{"permission":"allow"}'
 
@@ -58,6 +59,7 @@ class Target:
     guard: bool = False  # check that jouet exists before running it (see the module docstring)
     container: str = "hooks"
     notes: str = ""
+    adapter: str | None = None  # the `jouet hook ADAPTER` its hooks run, when it is not the harness's own name
 
     def ready(self) -> bool:
         """Whether this jouet has the adapter `jouet hook NAME` needs (jouet_git/harness/NAME.py).
@@ -69,7 +71,7 @@ class Target:
 
         if os.environ.get("JOUET_SETUP_UNREADY") == "1":
             return True
-        return importlib.util.find_spec(f"jouet_git.harness.{self.name}") is not None
+        return importlib.util.find_spec(f"jouet_git.harness.{self.adapter or self.name}") is not None
 
     def user_path(self) -> str:
         base = os.environ.get(self.home_env or "") if self.home_env else None
@@ -146,6 +148,9 @@ def program(command: str) -> str | None:
 
 
 _CLAUDE_FILE_TOOLS = "Bash|PowerShell|Read|Grep|Edit|Write|MultiEdit|NotebookEdit"
+# The tools whose results jouet screens for secrets (jouet_git/screen.py): what a command printed,
+# a file read, search results, a fetched page, and every MCP tool's result.
+_CLAUDE_RESULT_TOOLS = "Bash|PowerShell|Read|Grep|WebFetch|mcp__.*"
 
 TARGETS: dict[str, Target] = {
     t.name: t
@@ -154,8 +159,8 @@ TARGETS: dict[str, Target] = {
             "claude", "Claude Code", GROUPED,
             (
                 Event("PreToolUse", "pre", _CLAUDE_FILE_TOOLS),
-                Event("PostToolUse", "post", "Bash|PowerShell"),
-                Event("PostToolUseFailure", "post-failure", "Bash|PowerShell"),
+                Event("PostToolUse", "post", _CLAUDE_RESULT_TOOLS),
+                Event("PostToolUseFailure", "post-failure", _CLAUDE_RESULT_TOOLS),
                 Event("SessionStart", "session-start"),
             ),
             "settings.json", os.path.join(".claude", "settings.json"), "CLAUDE_CONFIG_DIR", ".claude",
@@ -241,6 +246,27 @@ TARGETS: dict[str, Target] = {
             ),
             os.path.join("amp", "settings.json"), os.path.join(".amp", "settings.json"), "XDG_CONFIG_HOME", ".config",
             container="amp.permissions",
+        ),
+        # In-process hosts: a JavaScript plugin whose hooks run `jouet hook neutral --host NAME`.
+        Target(
+            "opencode", "OpenCode", PLUGINS,
+            (Event("tool.execute.before", "neutral"), Event("tool.execute.after", "neutral"),
+             Event("chat.message", "neutral")),
+            os.path.join("opencode", "plugins"), os.path.join(".opencode", "plugins"), "XDG_CONFIG_HOME", ".config",
+            adapter="neutral",
+        ),
+        Target(
+            "pi", "Pi", PLUGINS,
+            (Event("tool_call", "neutral"), Event("tool_result", "neutral"), Event("input", "neutral")),
+            os.path.join("extensions", "jouet"), os.path.join(".pi", "extensions", "jouet"), "PI_CODING_AGENT_DIR",
+            os.path.join(".pi", "agent"), adapter="neutral",
+        ),
+        Target(
+            "openclaw", "OpenClaw", PLUGINS,
+            (Event("before_tool_call", "neutral"), Event("tool_result_persist", "neutral"),
+             Event("before_prompt_build", "neutral")),
+            os.path.join("extensions", "jouet"), os.path.join(".openclaw", "extensions", "jouet"),
+            "OPENCLAW_STATE_DIR", ".openclaw", adapter="neutral",
         ),
     )
 }

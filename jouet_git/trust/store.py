@@ -32,7 +32,10 @@ def repo_key(root: str) -> str | None:
 
 
 def _parse(data: bytes) -> dict[str, dict[str, Any]]:
-    decoded = store.decode_json(data)
+    try:
+        decoded = store.decode_json(data)
+    except RecursionError:
+        raise store.Corrupt("not valid JSON (nested too deeply)") from None
     if not isinstance(decoded, dict) or not isinstance(decoded.get("repositories"), dict):
         raise store.Corrupt("not a jouet trust file")
     return {key: entry for key, entry in decoded["repositories"].items() if _valid(entry)}

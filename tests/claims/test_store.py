@@ -112,10 +112,39 @@ def test_writes_are_private_and_atomic(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "not json", "[]", '{"claims": []}', '{"version": 1, "claims": {}}',
     '{"version": 1, "claims": [{"pattern": "a"}]}',
     '{"version": 1, "claims": [{"pattern": "a", "session": "s", "claimed_at": "x", "expires_at": "soon"}]}',
     '{"version": 1, "claims": [], "remote": []}',
+    '{"version": 1, "claims": [{"pattern": "\\ud800", "session": "s", "claimed_at": "x", "expires_at": "x"}]}',
+])
+def test_a_damaged_record_is_skipped_and_the_rest_kept(tmp_path: Path, text: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.json"
+    data = json.loads(text)
+    data["claims"].append(claim("kept").to_json())
+    path.write_text(json.dumps(data))
+    assert [c.pattern for c in read(str(path)).claims] == ["kept"]
+    warning = capsys.readouterr().err
+    assert "is damaged" in warning and "skipped" in warning
+    with Locked(str(path)) as store:
+        store.claims.append(claim("b"))
+    assert [c.pattern for c in read(str(path)).claims] == ["kept", "b"]
+    assert not list(tmp_path.glob("s.json.corrupt-*"))
+
+
+def test_bytes_that_are_not_utf8_are_read_as_replacement_characters(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.json"
+    record = claim("src/").to_json()
+    record["note"] = "NOTE"
+    path.write_bytes(json.dumps({"version": 1, "claims": [record]}).encode().replace(b"NOTE", b"n\xffte"))
+    [got] = read(str(path)).claims
+    assert got.pattern == "src/" and got.note == "n\ufffdte"
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", [
+    "not json", "[]", '{"claims": []}', '{"version": 1, "claims": {}}', "[" * 100_000,
 ])
 def test_a_corrupt_store_is_set_aside(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "s.json"

@@ -82,13 +82,20 @@ def test_a_clean_commit_goes_through(repo: Path) -> None:
     assert git(repo, "log", "-1", "--format=%s").strip() == "two"
 
 
-def test_a_gitleaksignore_entry_lets_the_commit_through(repo: Path) -> None:
+def test_a_committed_gitleaksignore_entry_lets_the_commit_through(repo: Path) -> None:
     (repo / "fixture.txt").write_text(f"sample: {github_token()}\n")
     git(repo, "add", "fixture.txt")
     refused = plain_git(repo, "commit", "-m", "fixture")
     assert refused.returncode != 0
-    fingerprint = refused.stderr.split("add its fingerprint (`", 1)[1].split("`", 1)[0]
+    fingerprint = refused.stderr.split("fingerprint, for them: `", 1)[1].split("`", 1)[0]
+    # In the same commit as the fixture, the entry silences nothing.
     (repo / ".gitleaksignore").write_text(fingerprint + "\n")
+    git(repo, "add", ".gitleaksignore")
+    assert plain_git(repo, "commit", "-m", "fixture").returncode != 0
+    # Committed first (the person's call), it does.
+    git(repo, "restore", "--staged", "fixture.txt")
+    assert plain_git(repo, "commit", "-m", "ignore a test fixture").returncode == 0
+    git(repo, "add", "fixture.txt")
     proc = plain_git(repo, "commit", "-m", "fixture")
     assert proc.returncode == 0, proc.stderr
 

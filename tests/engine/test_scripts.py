@@ -172,6 +172,7 @@ ATTACKS = {
     "throw": "return {check = function(c) error({}) end}",
     "dump": "return {check = function(c) string.dump(print) end}",
     "callback-attr": "return {check = function(c) return jouet.repo.__class__ end}",
+    "parse-huge-script": "return {check = function(c) local x = jouet.parse(string.rep('a; ', 3e6)) return x end}",
 }
 
 

@@ -171,3 +171,18 @@ def test_a_torn_line_is_skipped() -> None:
         f.write(b'{"i": 2, "cut sh')
     ledger.append({"i": 3})
     assert [line.get("i") for line in ledger.backwards()] == [3, 1]
+
+
+def test_many_hooks_at_once_each_leave_their_line(tmp_path: Path) -> None:
+    from testing import jouet_exe
+
+    repo = make_repo(tmp_path / "r")
+    procs = [subprocess.Popen([*jouet_exe(), "hook", "claude", "pre"], cwd=repo, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(16)]
+    for n, proc in enumerate(procs):
+        proc.communicate(claude_payload(f"echo call-{n} && git add -A", repo), timeout=300)
+        assert proc.returncode == 0
+    recorded = sorted(line["command"] for line in lines())
+    assert recorded == sorted(f"echo call-{n} && git add -A" for n in range(16))
+    assert all(line["decision"] == "deny" for line in lines())

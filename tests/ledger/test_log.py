@@ -47,6 +47,8 @@ def test_recent_calls_newest_last_with_filters(tmp_path: Path) -> None:
     assert "claude" in shown[0] and "deny" in shown[0] and "git-add-all" in shown[0] and "git add -A" in shown[0]
     assert "test-ses" in shown[0] and "other-se" in shown[1] and "check" in shown[2] and "git-stash" in shown[2]
     assert "\033[" not in proc.stdout  # no colour in a pipe
+    coloured = run_jouet("--color", "always", "log", cwd=repo).stdout
+    assert "\033[1;31mdeny" in coloured and coloured.count("\033[") == 4  # the two denials, and nothing else
 
     def only(*args: str) -> list[str]:
         result = run_jouet("log", *args, cwd=repo)

@@ -194,7 +194,7 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
     "string.pack over the memory limit": ("return string.pack('c900000000', '')", {"memory"}),
     "upper of a long string in a loop": (
         "local s = string.rep('a', 8e6) while true do local u = s:upper() end",
-        {"time"},
+        {"time", "memory"},
     ),
     "format of a long string in a loop": (
         "local s = string.rep('a', 8e6) while true do local u = string.format('%s!', s) end",

@@ -108,14 +108,27 @@ def compare() -> Iterator[object]:
     raw = lua.eval(
         "(function() local C = {} for k, v in pairs(string) do C[k] = v end "
         "C.t_concat, C.t_unpack = table.concat, table.unpack "
-        "C.error, C.type, C.tostring, C.select = error, type, tostring, select return C end)()"
+        "C.error, C.type, C.tostring, C.select, C.next = error, type, tostring, select, next "
+        "C.setmetatable = setmetatable return C end)()"
     )
     load = lua.eval("load")
-    matcher = load(PATTERNS_LUA.encode(), b"=patterns", b"t")(raw)
+    no_charge = lua.eval("function() end")
+    matcher = load(PATTERNS_LUA.encode(), b"=patterns", b"t")(raw, no_charge)
     yield load(HARNESS.encode(), b"=harness", b"t")(matcher)
 
 
 SUBJECT_BYTES = [*b"ab()x .,0\n%-[]^$", 0, 0xE9]
+
+# Bracket sets longer than the matcher's SHORT_SET, which it reads itself rather than asking C.
+long_sets = st.tuples(
+    st.sampled_from(["[", "[^"]),
+    st.lists(
+        st.sampled_from(["a", "b", "x", "0", "-", "]", "^", "%]", "%-", "%%", "%a", "%d", "%S", "%w", "a-c",
+                         "(-)", "--a", "\xe9", "\x00", ".", "[", "%"]),
+        min_size=12,
+        max_size=30,
+    ),
+).map(lambda t: t[0] + "".join(t[1]) + "]")
 
 subjects = st.lists(st.sampled_from(SUBJECT_BYTES), max_size=14).map(bytes)
 
@@ -134,6 +147,7 @@ piece = st.one_of(
         ]
     ),
     st.text(alphabet="^$*+?.([%-])ab", min_size=1, max_size=3),
+    long_sets.flatmap(lambda c: st.sampled_from(["", "*", "+", "-", "?"]).map(lambda q: c + q)),
 )
 
 patterns = st.tuples(st.sampled_from(["", "^"]), st.lists(piece, max_size=6)).map(

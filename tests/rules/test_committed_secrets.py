@@ -151,26 +151,44 @@ def test_a_commit_without_secrets_is_quiet_and_goes_through(repo: Path) -> None:
     assert git(repo, "log", "-1", "--format=%s").strip() == "bump y"
 
 
-def test_gitleaksignore_silences_what_the_message_says(repo: Path, s: Secrets) -> None:
+def test_the_message_sends_the_agent_to_the_person_not_to_gitleaksignore(repo: Path, s: Secrets) -> None:
     stage(repo, {"src/settings.py": f'AWS_ID = "{s.aws}"\nGH = "{s.github}"\n'})
     reason = denial(hook("git commit -m settings", repo))
-    first = reason.split("add its fingerprint (`", 1)[1].split("`", 1)[0]
+    assert "say so to the person and let them decide" in reason
+    assert "do not edit .gitleaksignore" in reason
+    first = reason.split("fingerprint, for them: `", 1)[1].split("`", 1)[0]
     assert first == "src/settings.py:aws-access-token:1"
-    (repo / ".gitleaksignore").write_text(f"# a test key\n{first}\n")
 
+    # The agent writes the ignore lines anyway, staged with the secret: nothing is silenced.
+    (repo / ".gitleaksignore").write_text(f"{first}\nsrc/settings.py:github-pat:2\n")
+    git(repo, "add", ".gitleaksignore")
     reason = denial(hook("git commit -m settings", repo))
-    assert "aws-access-token" not in reason
-    assert "src/settings.py:2 (github-pat)" in reason
+    assert "aws-access-token" in reason and "github-pat" in reason
 
-    with (repo / ".gitleaksignore").open("a") as f:
-        f.write("src/settings.py:github-pat:2\n")
+    # The person commits the ignore lines first: then they count.
+    git(repo, "restore", "--staged", "src/settings.py")
+    git(repo, "commit", "-q", "-m", "ignore test keys")
+    git(repo, "add", "src/settings.py")
     assert hook("git commit -m settings", repo) is None
+
+
+def test_an_agent_writing_gitleaksignore_is_told_to_ask(repo: Path) -> None:
+    for command in ("echo src/a.py:github-pat:1 >> .gitleaksignore", "cp /tmp/x.toml .gitleaks.toml"):
+        reply = hook(command, repo)
+        assert reply is not None
+        out = reply["hookSpecificOutput"]
+        assert isinstance(out, dict) and out["permissionDecision"] == "deny"
+        reason = out["permissionDecisionReason"]
+        assert reason.endswith("[jouet rule: gitleaks-config]")
+        assert "for the person you work for to change" in reason
 
 
 def test_a_custom_rule_in_gitleaks_toml_is_used(repo: Path, s: Secrets) -> None:
     (repo / ".gitleaks.toml").write_text(
         '[extend]\nuseDefault = true\n\n[[rules]]\nid = "jouet-test-token"\n'
         "regex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
+    git(repo, "add", ".gitleaks.toml")
+    git(repo, "commit", "-q", "-m", "gitleaks config")
     stage(repo, {"notes.txt": f"the service key: {s.custom}\n"})
     reason = denial(hook("git commit -m notes", repo))
     assert "notes.txt:1 (jouet-test-token)" in reason
@@ -273,23 +291,26 @@ def test_a_secret_already_on_the_remote_is_not_the_push_s(repo: Path, s: Secrets
 # -- cost, and scans that cannot run ---------------------------------------------------------------------
 
 
-def counting_gitleaks(tmp_path: Path) -> tuple[dict[str, str], Path]:
+def counting_gitleaks(tmp_path: Path, repo: Path) -> tuple[dict[str, str], Path]:
     """Environment for a gitleaks that records each start in a log, then runs the real one.
 
     The pre-check reads gitleaks' default rules out of its binary, which a wrapper script does not
-    hold, so the same default rules are handed to both through GITLEAKS_CONFIG.
+    hold, so the repository's config (committed and pushed: what every scan reads) is the default
+    rules, written out.
     """
     from jouet_git.gitleaks.config import embedded_default
 
     real = binary.find_gitleaks()
     assert real is not None
-    rules = tmp_path / "gitleaks-default.toml"
-    rules.write_text(embedded_default(real))
+    (repo / ".gitleaks.toml").write_text(embedded_default(real))
+    git(repo, "add", ".gitleaks.toml")
+    git(repo, "commit", "-q", "-m", "gitleaks config")
+    git(repo, "push", "-q", "origin", "HEAD")
     log = tmp_path / "gitleaks.log"
     wrapper = tmp_path / "gitleaks"
     wrapper.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\nexec "{real}" "$@"\n')
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
-    return {"JOUET_GITLEAKS": str(wrapper), "GITLEAKS_CONFIG": str(rules)}, log
+    return {"JOUET_GITLEAKS": str(wrapper)}, log
 
 
 def starts(log: Path) -> int:
@@ -297,7 +318,7 @@ def starts(log: Path) -> int:
 
 
 def test_keyword_free_commits_never_start_gitleaks(repo: Path, tmp_path: Path, s: Secrets) -> None:
-    env, log = counting_gitleaks(tmp_path)
+    env, log = counting_gitleaks(tmp_path, repo)
     stage(repo, {"src/app.py": "x = 1\ny = 8\n", "docs/guide.md": "# Guide\n\nRun the app.\n"})
     assert hook("git commit -m docs", repo, env) is None
     assert hook("git commit -am docs", repo, env) is None

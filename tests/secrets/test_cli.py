@@ -63,7 +63,11 @@ def test_paths_and_ignore_file(repo: Path) -> None:
     (repo / "new.py").write_text(f"GH = '{token()}'\n")
     assert run_jouet("secrets", "scan", cwd=repo).returncode == 0
     assert run_jouet("secrets", "scan", "new.py", cwd=repo).returncode == 1
+    # an ignore line counts once committed, not while it sits in the work tree
     (repo / ".gitleaksignore").write_text("new.py:github-pat:1\n")
+    assert run_jouet("secrets", "scan", "new.py", cwd=repo).returncode == 1
+    git(repo, "add", ".gitleaksignore")
+    git(repo, "commit", "-q", "-m", "ignore a fixture")
     assert run_jouet("secrets", "scan", "new.py", cwd=repo).returncode == 0
 
 

@@ -106,18 +106,82 @@ def test_line_numbers_are_the_new_files(repo: Path, s: Secrets) -> None:
     assert [(f["rule"], f["line"]) for f in findings] == [("github-pat", 42)]
 
 
-def test_gitleaksignore_silences_a_finding(repo: Path, s: Secrets) -> None:
+def commit_file(repo: Path, name: str, text: str) -> None:
+    """Write NAME and commit it: the scan reads its allowlists from the last commit."""
+    (repo / name).parent.mkdir(parents=True, exist_ok=True)
+    (repo / name).write_text(text)
+    git(repo, "add", name)
+    git(repo, "commit", "-q", "-m", f"add {name}")
+
+
+ALLOW_ALL = "[extend]\nuseDefault = true\n[allowlist]\npaths = ['''.*''']\nregexes = ['''.*''']\n"
+
+
+def test_gitleaksignore_of_the_last_commit_silences_a_finding(repo: Path, s: Secrets) -> None:
+    commit_file(repo, ".gitleaksignore", "# a test fixture\nsrc/settings.py:aws-access-token:2\n")
     stage_secrets(repo, s)
-    (repo / ".gitleaksignore").write_text("# a test fixture\nsrc/settings.py:aws-access-token:2\n")
     findings, _ = scan(str(repo), "staged")
     assert "aws-access-token" not in rules_of(findings)
     assert "github-pat" in rules_of(findings)
+    assert ".gitleaksignore of commit" in secrets.LAST.allowlists
+
+
+@pytest.mark.parametrize("where", ["work tree", "index", "same commit"])
+def test_a_gitleaksignore_line_the_agent_writes_silences_nothing(repo: Path, s: Secrets, where: str) -> None:
+    stage_secrets(repo, s)
+    (repo / ".gitleaksignore").write_text("src/settings.py:aws-access-token:2\nsrc/settings.py:github-pat:3\n")
+    if where != "work tree":
+        git(repo, "add", ".gitleaksignore")
+    for scope in ("staged", "tracked"):
+        assert {"aws-access-token", "github-pat"} <= rules_of(scan(str(repo), scope)[0]), scope
+    if where == "same commit":
+        git(repo, "commit", "-q", "-m", "settings and an ignore file")
+        found = scan(str(repo), "outgoing", range="HEAD~1..HEAD")[0]
+        assert {"aws-access-token", "github-pat"} <= rules_of(found)
+
+
+@pytest.mark.parametrize("where", ["work tree", "index"])
+def test_an_allowlist_the_agent_writes_in_gitleaks_toml_silences_nothing(repo: Path, s: Secrets, where: str) -> None:
+    stage_secrets(repo, s)
+    (repo / ".gitleaks.toml").write_text(ALLOW_ALL)
+    if where == "index":
+        git(repo, "add", ".gitleaks.toml")
+    assert {"aws-access-token", "github-pat"} <= rules_of(scan(str(repo), "staged")[0])
+
+
+def test_an_extended_config_edited_in_the_work_tree_silences_nothing(repo: Path, s: Secrets) -> None:
+    commit_file(repo, "ci/base.toml", "[extend]\nuseDefault = true\n")
+    commit_file(repo, ".gitleaks.toml", '[extend]\npath = "ci/base.toml"\n')
+    (repo / "ci" / "base.toml").write_text(ALLOW_ALL)
+    stage_secrets(repo, s)
+    assert {"aws-access-token", "github-pat"} <= rules_of(scan(str(repo), "staged")[0])
+
+
+def test_gitleaks_allow_comments_on_added_lines_silence_nothing(repo: Path, s: Secrets) -> None:
+    (repo / "a.py").write_text(f'GH = "{s.github}"  # gitleaks:allow\n')
+    git(repo, "add", "a.py")
+    assert rules_of(scan(str(repo), "staged")[0]) == {"github-pat"}
+
+
+@pytest.mark.parametrize("variable", ["GITLEAKS_CONFIG", "GITLEAKS_CONFIG_TOML"])
+def test_gitleaks_config_in_the_environment_does_not_steer_the_scan(
+    repo: Path, s: Secrets, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    if variable == "GITLEAKS_CONFIG":
+        (tmp_path / "allow-all.toml").write_text(ALLOW_ALL)
+        monkeypatch.setenv(variable, str(tmp_path / "allow-all.toml"))
+    else:
+        monkeypatch.setenv(variable, ALLOW_ALL)
+    stage_secrets(repo, s)
+    assert {"aws-access-token", "github-pat"} <= rules_of(scan(str(repo), "staged")[0])
+    git(repo, "commit", "-q", "-m", "settings")
+    assert {"aws-access-token", "github-pat"} <= rules_of(scan(str(repo), "outgoing", range="HEAD~1..HEAD")[0])
 
 
 def test_repository_config_adds_a_custom_rule(repo: Path, s: Secrets) -> None:
-    (repo / ".gitleaks.toml").write_text(
-        '[extend]\nuseDefault = true\n\n[[rules]]\nid = "jouet-test-token"\n'
-        "regex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
+    commit_file(repo, ".gitleaks.toml",
+                '[extend]\nuseDefault = true\n\n[[rules]]\nid = "jouet-test-token"\n'
+                "regex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
     (repo / "a.txt").write_text(f"value: {s.custom}\n")
     git(repo, "add", "a.txt")
     findings, _ = scan(str(repo), "staged")
@@ -128,8 +192,8 @@ def test_repository_config_adds_a_custom_rule(repo: Path, s: Secrets) -> None:
 
 
 def test_config_without_the_default_drops_its_keywords(repo: Path, s: Secrets) -> None:
-    (repo / ".gitleaks.toml").write_text(
-        "[[rules]]\nid = \"only-this\"\nregex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
+    commit_file(repo, ".gitleaks.toml",
+                "[[rules]]\nid = \"only-this\"\nregex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
     stage_secrets(repo, s)
     before = gitrun.COUNTS["gitleaks"]
     assert scan(str(repo), "staged") == ([], None)
@@ -137,19 +201,18 @@ def test_config_without_the_default_drops_its_keywords(repo: Path, s: Secrets) -
 
 
 def test_disabled_rules_are_off(repo: Path, s: Secrets) -> None:
-    (repo / ".gitleaks.toml").write_text(
-        '[extend]\nuseDefault = true\ndisabledRules = ["aws-access-token"]\n')
+    commit_file(repo, ".gitleaks.toml",
+                '[extend]\nuseDefault = true\ndisabledRules = ["aws-access-token"]\n')
     stage_secrets(repo, s)
     findings, _ = scan(str(repo), "staged")
     assert "aws-access-token" not in rules_of(findings)
     assert "github-pat" in rules_of(findings)
 
 
-def test_relative_extend_path_is_read_from_the_top_of_the_work_tree(repo: Path, s: Secrets) -> None:
-    (repo / "ci").mkdir()
-    (repo / "ci" / "base.toml").write_text(
-        "[[rules]]\nid = \"base-token\"\nregex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
-    (repo / ".gitleaks.toml").write_text('[extend]\npath = "ci/base.toml"\n')
+def test_relative_extend_path_is_read_from_the_same_commit(repo: Path, s: Secrets) -> None:
+    commit_file(repo, "ci/base.toml",
+                "[[rules]]\nid = \"base-token\"\nregex = '''jtok_[a-z0-9]{20}'''\nkeywords = [\"jtok_\"]\n")
+    commit_file(repo, ".gitleaks.toml", '[extend]\npath = "ci/base.toml"\n')
     (repo / "src" / "t.txt").write_text(f"{s.custom}\n")
     git(repo, "add", "src/t.txt")
     findings, reason = scan(str(repo / "src"), "staged")
@@ -157,20 +220,21 @@ def test_relative_extend_path_is_read_from_the_top_of_the_work_tree(repo: Path, 
     assert rules_of(findings) == {"base-token"}
 
 
-def test_keyword_free_change_runs_no_gitleaks_and_two_git_calls(repo: Path) -> None:
+def test_keyword_free_change_runs_no_gitleaks_and_three_git_calls(repo: Path) -> None:
     (repo / "src" / "app.py").write_text("x = 1\ny = 3\n")
     git(repo, "add", "src/app.py")
     before = dict(gitrun.COUNTS)
     assert scan(str(repo), "staged") == ([], None)
     assert gitrun.COUNTS["gitleaks"] == before["gitleaks"]
-    assert gitrun.COUNTS["git"] - before["git"] == 2
+    # where the repository is, the diff, and the allowlists of HEAD
+    assert gitrun.COUNTS["git"] - before["git"] == 3
     assert secrets.LAST.gitleaks_ran is False
 
 
 def test_git_calls_per_scope(repo: Path, s: Secrets) -> None:
     (repo / "new.txt").write_text("n = 1\n")
-    for scope, paths, calls in (("staged", None, 2), ("staged", ["new.txt"], 4), ("tracked", None, 2),
-                                ("tracked", ["new.txt"], 4), ("outgoing", None, 2)):
+    for scope, paths, calls in (("staged", None, 2), ("staged", ["new.txt"], 5), ("tracked", None, 2),
+                                ("tracked", ["new.txt"], 5), ("outgoing", None, 3)):
         before = gitrun.COUNTS["git"]
         scan(str(repo), scope, paths=paths)
         assert gitrun.COUNTS["git"] - before == calls, (scope, paths)
@@ -261,13 +325,26 @@ def test_outgoing_commits_are_scanned_with_their_commit(tmp_path: Path, repo: Pa
     assert scan(str(repo), "outgoing", range=[(head, "0" * 40)]) == ([], None)  # a deletion
 
 
-def test_outgoing_commit_fingerprint_in_gitleaksignore(tmp_path: Path, repo: Path, s: Secrets) -> None:
+def test_outgoing_scans_take_the_allowlists_a_remote_already_has(tmp_path: Path, repo: Path, s: Secrets) -> None:
     with_remote(tmp_path, repo)
     (repo / "conf.py").write_text(f"AWS = '{s.aws}'\n")
     git(repo, "add", "conf.py")
     git(repo, "commit", "-q", "-m", "add conf")
     head = git(repo, "rev-parse", "HEAD").strip()
-    (repo / ".gitleaksignore").write_text(f"{head}:conf.py:aws-access-token:1\n")
+    # in the work tree, or committed after the secret: neither has reached a remote yet
+    (repo / ".gitleaksignore").write_text(f"{head}:conf.py:aws-access-token:1\nconf.py:aws-access-token:1\n")
+    assert rules_of(scan(str(repo), "outgoing")[0]) == {"aws-access-token"}
+    git(repo, "add", ".gitleaksignore")
+    git(repo, "commit", "-q", "-m", "ignore it")
+    assert rules_of(scan(str(repo), "outgoing")[0]) == {"aws-access-token"}
+    # once a remote has the ignore line (pushed on main first, the secret rebased on it), it counts
+    git(repo, "switch", "-q", "-c", "secret", "HEAD~1")
+    git(repo, "switch", "-q", "main")
+    git(repo, "reset", "-q", "--hard", "HEAD~2")
+    commit_file(repo, ".gitleaksignore", "conf.py:aws-access-token:1\n")
+    git(repo, "push", "-q", "origin", "main")
+    git(repo, "switch", "-q", "secret")
+    git(repo, "rebase", "-q", "main")
     assert scan(str(repo), "outgoing") == ([], None)
 
 
@@ -376,15 +453,15 @@ def test_config_env_precedence(repo: Path, tmp_path: Path, monkeypatch: pytest.M
     assert (source.kind, source.path) == ("env", str(other))
 
 
-def test_env_config_is_what_gitleaks_uses(repo: Path, s: Secrets, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_env_config_is_not_what_gitleaks_uses(repo: Path, s: Secrets, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITLEAKS_CONFIG_TOML", rule_toml("env-rule", "jtok_[a-z0-9]{20}", "jtok_"))
     (repo / "a.txt").write_text(f"{s.custom}\n{s.github}\n")
     git(repo, "add", "a.txt")
-    assert rules_of(scan(str(repo), "staged")[0]) == {"env-rule"}
+    assert rules_of(scan(str(repo), "staged")[0]) == {"github-pat"}
 
 
 def test_unreadable_config_runs_gitleaks_and_reports_its_error(repo: Path) -> None:
-    (repo / ".gitleaks.toml").write_text("[[rules]\nbroken")
+    commit_file(repo, ".gitleaks.toml", "[[rules]\nbroken")
     (repo / "a.txt").write_text("plain\n")
     git(repo, "add", "a.txt")
     before = gitrun.COUNTS["gitleaks"]

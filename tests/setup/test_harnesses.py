@@ -273,7 +273,7 @@ CLAUDE_DIFF = """\
 +      "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
 +      "PostToolUse": [
 +         {
-+            "matcher": "Bash|PowerShell",
++            "matcher": "Bash|PowerShell|Read|Grep|WebFetch|mcp__.*",
 +            "hooks": [
 +               {
 +                  "type": "command",
@@ -285,7 +285,7 @@ CLAUDE_DIFF = """\
 +      ],
 +      "PostToolUseFailure": [
 +         {
-+            "matcher": "Bash|PowerShell",
++            "matcher": "Bash|PowerShell|Read|Grep|WebFetch|mcp__.*",
 +            "hooks": [
 +               {
 +                  "type": "command",
@@ -482,7 +482,7 @@ def test_overview_says_where_and_whether_the_command_runs(tmp_path: Path) -> Non
     proc = run_jouet("setup", "--json", cwd=repo, env={"PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert set(out) == {*HARNESSES, "cline", "git"}
+    assert set(out) == {*HARNESSES, "cline", "opencode", "pi", "openclaw", "git"}
     codex = {r["scope"]: r for r in out["codex"]}
     assert codex["user"]["state"] == "installed" and codex["project"]["state"] == "not installed"
     assert all(v.startswith("ok: jouet ") for v in codex["user"]["runs"].values()), codex["user"]

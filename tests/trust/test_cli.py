@@ -83,29 +83,42 @@ def test_trust_asks_refuses_without_a_terminal_and_trusts_with_yes(tmp_path: Pat
     assert again.returncode == 0 and "Already trusted" in again.stdout
 
 
-def test_changing_one_byte_stops_the_rules_until_trusted_again(tmp_path: Path) -> None:
+def deny_message(cwd: Path, command: str) -> str | None:
+    data = json.loads(run_jouet("check", "--json", command, cwd=cwd).stdout)
+    return data["deny"]["message"] if data["deny"] else None
+
+
+def test_changing_one_byte_keeps_the_trusted_copy_running_and_says_so(tmp_path: Path) -> None:
     work = clone(upstream(tmp_path / "up", {".jouet/rules/net.toml": CURL, ".jouet/rules/tags.toml": TAGS}),
                  tmp_path / "work")
     run_jouet("trust", "--yes", cwd=work, check=True)
     assert denied(work, "git tag v2") == "no-tags"
     path = work / ".jouet/rules/tags.toml"
     path.write_text(path.read_text().replace("release job", "release jobs"))
-    assert denied(work, "git tag v2") is None and denied(work, "curl x | sh") is None
+    # The bytes that were trusted run; the edited ones do not.
+    assert deny_message(work, "git tag v2") == "Tags are made by the release job."
+    assert denied(work, "curl x | sh") == "no-curl-pipe"
     table = rows(work)
     for name in ("no-tags", "no-curl-pipe"):
-        assert table[name]["scope"] == "repo:changed" and table[name]["trust"] == "changed"
-        assert ".jouet/rules/tags.toml changed" in table[name]["detail"]
-        assert "`jouet trust`" in table[name]["detail"]
+        assert table[name]["scope"] == "repo:changed" and table[name]["state"] == "enabled"
+    text = " ".join(run_jouet("rule", "list", cwd=work).stdout.split())  # notes are wrapped to the width
+    assert "note: the repository's .jouet/ changed since you trusted it (.jouet/rules/tags.toml changed); the copy " \
+           "you trusted keeps running" in text
     payload = json.dumps({"session_id": "s1", "cwd": str(work), "hook_event_name": "SessionStart"})
     primer = json.loads(run_jouet("hook", "claude", "session-start", input=payload, cwd=work).stdout)
+    # The agent hears what is so, and that trusting is the person's to do (the trust rule denies it
+    # to agents); the person hears the whole notice, with the commands.
     context = primer["hookSpecificOutput"]["additionalContext"]
-    assert "changed since you trusted it (.jouet/rules/tags.toml changed)" in context
-    assert "`jouet trust`" in context and "no-tags:" not in context
+    assert "changed since the person trusted them" in context and "no-tags:" in context
+    assert "jouet trust" not in context
+    assert "(.jouet/rules/tags.toml changed)" in primer["systemMessage"] and "`jouet trust`" in primer["systemMessage"]
     show = run_jouet("trust", "--show", cwd=work)
     assert "State: changed since you trusted it" in show.stdout and "git diff" in show.stdout
-    # Putting the byte back makes the recorded hash match again.
+    assert "keeps running until you trust this one" in show.stdout
+    # Putting the byte back makes the work tree match the trusted copy again: no more notice.
     path.write_text(path.read_text().replace("release jobs", "release job"))
     assert denied(work, "git tag v2") == "no-tags"
+    assert "changed since you trusted it" not in run_jouet("rule", "list", cwd=work).stdout
 
 
 def test_pulling_a_new_rule_stops_them_and_trust_shows_it(tmp_path: Path) -> None:
@@ -116,12 +129,15 @@ def test_pulling_a_new_rule_stops_them_and_trust_shows_it(tmp_path: Path) -> Non
     git(up, "add", "-A")
     git(up, "commit", "-q", "-m", "another rule")
     git(work, "pull", "-q")
-    assert denied(work, "git tag v1") is None and denied(work, "curl x | sh") is None
-    row = rows(work)["no-curl-pipe"]
-    assert row["scope"] == "repo:changed" and ".jouet/rules/net.toml added" in row["detail"]
+    # The trusted copy keeps running; the pulled rule does not run until trusted.
+    assert denied(work, "git tag v1") == "no-tags" and denied(work, "curl x | sh") is None
+    table = rows(work)
+    assert "no-curl-pipe" not in table and table["no-tags"]["scope"] == "repo:changed"
+    assert ".jouet/rules/net.toml added" in run_jouet("rule", "list", cwd=work).stdout
     show = run_jouet("trust", "--show", "--json", cwd=work)
     report = json.loads(show.stdout)
     assert report["state"] == "changed" and report["changes"]["added"] == ["rules/net.toml"]
+    assert report["runs"] is True and "the copy you trusted keeps running" in report["notice"]
     assert report["action"] == "shown" and {r["name"] for r in report["rules"]} == {"no-tags", "no-curl-pipe"}
     run_jouet("trust", "--yes", cwd=work, check=True)
     assert denied(work, "curl x | sh") == "no-curl-pipe"
@@ -133,8 +149,9 @@ def test_removing_a_file_counts_as_a_change(tmp_path: Path) -> None:
     run_jouet("trust", "--yes", cwd=work, check=True)
     (work / ".jouet/rules/tags.toml").unlink()
     row = rows(work)["no-curl-pipe"]
-    assert row["scope"] == "repo:changed" and ".jouet/rules/tags.toml removed" in row["detail"]
-    assert denied(work, "curl x | sh") is None
+    assert row["scope"] == "repo:changed" and row["state"] == "enabled"
+    assert ".jouet/rules/tags.toml removed" in run_jouet("rule", "list", cwd=work).stdout
+    assert denied(work, "curl x | sh") == "no-curl-pipe" and denied(work, "git tag v1") == "no-tags"
 
 
 BROKEN = '[[rule]]\nname = "half"\nwhy = "x"\nmessage = "y"\n[rule.match]\ncommand = \n'
@@ -291,11 +308,14 @@ def test_linked_worktrees_share_trust_only_while_their_content_matches(tmp_path:
     other = tmp_path / "other"
     git(work, "worktree", "add", "-q", str(other), "-b", "other")
     (other / ".jouet/rules/tags.toml").write_text(TAGS.replace("release job", "release team"))
-    assert rows(other)["no-tags"]["scope"] == "repo:changed" and denied(other, "git tag v1") is None
+    # The other worktree runs the trusted copy too, and says its .jouet/ differs.
+    assert rows(other)["no-tags"]["scope"] == "repo:changed"
+    assert deny_message(other, "git tag v1") == "Tags are made by the release job."
     assert denied(work, "git tag v1") == "no-tags" and denied(same, "git tag v1") == "no-tags"
     # Trusting the other worktree's content moves the one record: the first worktree now differs.
     run_jouet("trust", "--yes", cwd=other, check=True)
-    assert denied(other, "git tag v1") == "no-tags"
+    assert deny_message(other, "git tag v1") == "Tags are made by the release team."
+    assert deny_message(work, "git tag v1") == "Tags are made by the release team."
     assert rows(work)["no-tags"]["scope"] == "repo:changed"
     assert len(json.loads(trust_file().read_text())["repositories"]) == 1
 
@@ -320,8 +340,8 @@ def test_a_change_that_leaves_no_rule_is_still_reported(tmp_path: Path) -> None:
     (work / ".jouet/rules/tags.toml").unlink()
     text = run_jouet("rule", "list", cwd=work).stdout
     text = " ".join(text.split())  # notes are wrapped to the width
-    assert "note: this repository's rules do not run: the repository's .jouet/ changed since you trusted it " \
-           "(.jouet/rules/tags.toml removed)" in text
+    assert "note: the repository's .jouet/ changed since you trusted it (.jouet/rules/tags.toml removed); the " \
+           "copy you trusted keeps running" in text
 
 
 def test_a_jouet_directory_that_is_a_link_is_refused_and_not_read(tmp_path: Path) -> None:

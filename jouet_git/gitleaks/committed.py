@@ -1,0 +1,195 @@
+"""The allowlists of a secret scan come from a commit, never from the work tree, the index or the
+environment.
+
+gitleaks takes its config from --config, $GITLEAKS_CONFIG, $GITLEAKS_CONFIG_TOML or the scanned
+directory's .gitleaks.toml, and the fingerprints it skips from --gitleaks-ignore-path and the
+scanned directory's .gitleaksignore. An agent can write every one of those: a line in
+.gitleaksignore or an allowlist in .gitleaks.toml, even in the very commit that adds the secret,
+would silence the scan that is meant to stop it. So jouet reads both files with git, from a commit
+that already holds them before the change being scanned:
+
+- for the staged and tracked scopes (a commit being made), HEAD: the commit's parent;
+- for the outgoing scope (a push), the newest commit of what is pushed that a remote already has
+  (the boundary of the outgoing range), since HEAD may itself be one of the commits being pushed.
+
+A config that `[extend]`s another file of the repository reads that file from the same commit; an
+absolute path outside the repository (a person's own config) is read where it is. Everything is laid
+out in a private temporary directory and gitleaks is handed only that: `--config` always (the config
+compiled into gitleaks when the commit has none), `--gitleaks-ignore-path` pointing there, and the
+scan run where no other .gitleaksignore can be found. Inline `gitleaks:allow` comments are ignored
+too (`--ignore-gitleaks-allow`): on an added line, such a comment was written by whoever wrote the
+line. With no such commit (a repository's first commit, a push nothing on a remote precedes), the
+scan uses gitleaks' own config and no .gitleaksignore.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jouet_git import gitrun
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from jouet_git.gitleaks.config import ConfigSource
+
+CONFIG = ".gitleaks.toml"
+IGNORE = ".gitleaksignore"
+MAX_FILE = 1 << 20  # a config or ignore file larger than this is not read
+
+
+class Allowlists:
+    """What a scan hands gitleaks: the config file (None: the one compiled into gitleaks, which it
+    uses when no config is named anywhere), the directory holding the ignore file, the source
+    summarize() reads, and the commit they came from (None when there is none)."""
+
+    __slots__ = ("commit", "config", "ignore_dir", "source")
+
+    def __init__(self, commit: str | None, config: str | None, ignore_dir: str, source: ConfigSource) -> None:
+        self.commit = commit
+        self.config = config
+        self.ignore_dir = ignore_dir
+        self.source = source
+
+    def describe(self) -> str:
+        if self.commit is None:
+            return "gitleaks' default config, no .gitleaksignore"
+        return f"{CONFIG} and {IGNORE} of commit {self.commit[:12]}"
+
+    def flags(self) -> list[str]:
+        """gitleaks' options for these allowlists, and no others."""
+        out = ["--ignore-gitleaks-allow", "--gitleaks-ignore-path", self.ignore_dir]
+        if self.config is not None:
+            out += ["--config", self.config]
+        return out
+
+
+def boundary(toplevel: str, revisions: list[str], deadline: float) -> str | None:
+    """The newest commit a remote already has that the outgoing REVISIONS start from, or None."""
+    result = _git(["rev-list", "--boundary", *revisions], toplevel, deadline)
+    if not result.ok:
+        return None
+    for line in result.stdout.decode("ascii", "replace").splitlines():
+        if line.startswith("-"):
+            return line[1:].strip() or None
+    return None
+
+
+def prepare(toplevel: str, commit: str | None, work: str, deadline: float) -> Allowlists:
+    """Lay out COMMIT's config and ignore file under WORK (a private directory) for gitleaks."""
+    from jouet_git.gitleaks.config import ConfigSource
+
+    directory = os.path.join(work, "allowlists")
+    os.mkdir(directory, 0o700)
+    files = _read(toplevel, commit, [CONFIG, IGNORE], deadline) if commit else {}
+    ignore = files.get(IGNORE)
+    if ignore is not None:
+        _write(os.path.join(directory, IGNORE), ignore)
+    top = os.path.join(directory, "config-0.toml")
+    text = files.get(CONFIG)
+    if text is None:
+        return Allowlists(commit, None, directory, ConfigSource("default"))
+    chain = _chain(toplevel, commit or "", text, directory, deadline)
+    identity = "\0".join(chain)
+    return Allowlists(commit, top, directory, ConfigSource("commit", top, identity))
+
+
+def env_without_config(env: dict[str, str]) -> dict[str, str]:
+    """ENV without the variables that would point gitleaks at another config."""
+    for name in ("GITLEAKS_CONFIG", "GITLEAKS_CONFIG_TOML"):
+        env.pop(name, None)
+    return env
+
+
+def _git(args: list[str], cwd: str, deadline: float, input: bytes | None = None) -> gitrun.Result:
+    return gitrun.git(args, cwd, deadline=deadline, env=gitrun.git_env(keep_repo=True), input=input)
+
+
+def _read(toplevel: str, commit: str, paths: list[str], deadline: float) -> dict[str, bytes]:
+    """The files at PATHS (relative to the top) in COMMIT, by path; missing ones are left out."""
+    request = "".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
+    result = _git(["cat-file", "--batch"], toplevel, deadline, input=request)
+    if not result.ok:
+        raise RuntimeError(f"cannot read {', '.join(paths)} from commit {commit[:12]}: {result.error()}")
+    out: dict[str, bytes] = {}
+    data = result.stdout
+    at = 0
+    for path in paths:
+        end = data.find(b"\n", at)
+        if end < 0:
+            break
+        header = data[at:end].split()
+        at = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue  # "missing", or a tree or a submodule by that name
+        size = int(header[2])
+        if size <= MAX_FILE:
+            out[path] = data[at:at + size]
+        at += size + 1
+    return out
+
+
+def _write(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+def _chain(toplevel: str, commit: str, text: bytes, directory: str, deadline: float) -> list[str]:
+    """Write TEXT and the files it extends as config-0.toml, config-1.toml ... under DIRECTORY, each
+    `[extend] path` made absolute to the next copy; return the texts (the chain's identity)."""
+    from jouet_git.gitleaks.config import MAX_EXTEND_DEPTH
+
+    texts: list[str] = []
+    current = text
+    for level in range(MAX_EXTEND_DEPTH + 1):
+        decoded = current.decode("utf-8", "surrogateescape")
+        texts.append(decoded)
+        target = _extend_path(decoded) if level < MAX_EXTEND_DEPTH else None
+        out = os.path.join(directory, f"config-{level}.toml")
+        if target is None:
+            _write(out, current)
+            break
+        following = os.path.join(directory, f"config-{level + 1}.toml")
+        _write(out, _with_extend_path(decoded, following).encode("utf-8", "surrogateescape"))
+        current = _next_file(toplevel, commit, target, deadline)
+    return texts
+
+
+def _extend_path(text: str) -> str | None:
+    """The `[extend] path` of a config (keys compared as gitleaks does, case-insensitively)."""
+    from jouet_git.gitleaks.config import Unsure, _parse_toml
+
+    try:
+        extend = _parse_toml(text, CONFIG).get("extend", {})
+    except Unsure:
+        return None  # gitleaks will report the broken config itself
+    if not isinstance(extend, dict) or extend.get("usedefault"):
+        return None
+    path = extend.get("path")
+    return path if isinstance(path, str) and path else None
+
+
+def _with_extend_path(text: str, path: str) -> str:
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    for key in list(doc.keys()):
+        if key.lower() == "extend":
+            table = doc[key]
+            for sub in list(table.keys()):
+                if sub.lower() == "path":
+                    table[sub] = path
+    return tomlkit.dumps(doc)
+
+
+def _next_file(toplevel: str, commit: str, target: str, deadline: float) -> bytes:
+    """An extended config: from COMMIT when it lies in the repository, else from disk."""
+    full = os.path.normpath(os.path.join(toplevel, target))
+    inside = os.path.relpath(full, toplevel).replace(os.sep, "/")
+    if inside != ".." and not inside.startswith("../"):
+        found = _read(toplevel, commit, [inside], deadline).get(inside)
+        if found is None:
+            raise RuntimeError(f"{CONFIG} of commit {commit[:12]} extends {target}, which that commit does not hold")
+        return found
+    with open(full, "rb") as f:
+        return f.read(MAX_FILE)

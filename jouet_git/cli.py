@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plugin": ("jouet_git.commands.plugin", "add, list, update and remove rule plugins pinned by hash"),
     "claim": ("jouet_git.commands.claim", "claim paths for this agent session so others keep off them"),
     "secrets": ("jouet_git.commands.secrets", "scan staged, tracked or outgoing changes for secrets"),
+    "read": ("jouet_git.commands.read", "outline a source file (--outline): what it defines, by line"),
     "log": ("jouet_git.commands.log", "what the hooks saw and decided: recent calls, --follow, --stats"),
     "completions": ("jouet_git.completions", "print shell completions for bash, zsh or fish"),
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 COMMANDS: frozenset[tuple[str, ...]] = frozenset({
-    ("check",), ("parse",), ("hook",), ("hook", "claude"), ("hook", "git"),
+    ("check",), ("parse",), ("read",), ("hook",), ("hook", "claude"), ("hook", "git"),
     ("rule",), ("rule", "list"), ("rule", "test"), ("rule", "new"), ("rule", "promote"), ("rule", "log"),
     ("rule", "schema"), ("rule", "gap"), ("rule", "types"),
     ("setup",), ("setup", "claude"), ("setup", "git"),

@@ -20,6 +20,11 @@ BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "gito
         "commands_index", "term", "agentenv", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
+    # What a session was shown (for `seen`), a project's fnox config, and source outlines: leaves
+    # the engine asks when a matcher's state keys need them.
+    "outline": set(),
+    "fnox": set(),
+    "reads": BASE | {"shell", "outline"},
     "shell": {"call", "cmdline"},
     "call": {"shell", "gitalias"},
     # What a git alias runs is read as part of the command: with the shell reader, into Commands.
@@ -28,23 +33,24 @@ ALLOWED: dict[str, set[str]] = {
     "claims": BASE,
     # Probes read the hooks' ledger (session.fired, ci.last_run); the ledger redacts what it stores
     # with gitleaks' rules.
-    "probes": BASE | {"claims", "gitleaks", "shell", "ledger", "guarded"},
+    "probes": BASE | {"claims", "gitleaks", "shell", "ledger", "guarded", "fnox"},
     # What of jouet's a path is: jouet's directories, and the files `jouet setup` writes (setup's tables
     # and readers, which use only the base).
     "guarded": BASE | {"shell", "setup"},
     # The engine reads rule sources from trust records and plugin pins, and asks the harness
     # registry (jouet_git.harness) for tool kinds; trust/ and plugin/ build and show rules with it.
-    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness", "guarded"},
+    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness", "guarded",
+                      "reads", "fnox"},
     "trust": BASE | {"engine"},
     "plugin": BASE | {"engine", "trust"},
     "ledger": BASE | {"gitleaks"},
     "setup": BASE | {"harness"},
-    "harness": BASE | {"engine", "shell", "screen", "prompts"},
+    "harness": BASE | {"engine", "shell", "screen", "prompts", "reads"},
     # Screening text for secrets with gitleaks' rules; the session's stored request.
     "screen": BASE | {"gitleaks", "ledger"},
     "prompts": BASE | {"ledger"},
     "commands": BASE | {"engine", "shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness",
-                        "setup", "gitleaks"},
+                        "setup", "gitleaks", "outline"},
     "cli": BASE | {"commands"},
     # `jouet completions` reads every command's parser, as the CLI builds them: it sits beside cli.
     "completions": BASE | {"cli", "harness"},

@@ -34,6 +34,10 @@ def rule_json(rule: Rule, disabled: frozenset[str]) -> dict[str, Any]:
         "script": rule.script, "error": rule.error, "only_warns": rule.only_warns or None,
         "errors": rule.error.splitlines() if rule.state == BROKEN and rule.error else [],
     }
+    if rule.legacy:
+        from jouet_git.engine.legacy import deprecation
+
+        out["deprecated"] = deprecation(rule)
     if rule.source == "repo":
         out["trust"] = rule.source_label.split(":", 1)[1] if ":" in rule.source_label else None
     if rule.source == "plugin":
@@ -88,6 +92,10 @@ def render(ruleset: RuleSet, columns: int | None = None) -> str:
             lines.extend("    " + more for more in term.wrap(why, width - 4))
     notes = problems.lines(ruleset)
     for rule in ruleset.rules:
+        if rule.legacy:
+            from jouet_git.engine.legacy import deprecation
+
+            notes.append(f"note: {deprecation(rule)}")
         if rule.state == UNTRUSTED and rule.state_detail:
             notes.append(f"note: {rule.name} does not run: {rule.state_detail}")
         elif rule.state == NEEDS:

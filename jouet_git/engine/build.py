@@ -81,16 +81,22 @@ def build(root: str | None, extra_sources: list[srcmod.Source] | None = None,
             deps.extend(source.deps)
             if source.problem:
                 problems.append(source.problem)
-            for file in source.files:
-                for rule in load_file(file, source.kind, source.label, source.prefix):
-                    if source.settings is not None:
-                        # Examples run with the plugin's defaults; the rule then runs with the settings in force.
-                        rule.data["settings"] = dict(source.default_settings or {})
-                    _settle(rule, source, taken, disable)
-                    if source.settings is not None:
-                        rule.data["settings"] = dict(source.settings)
-                        rule.data["default_settings"] = dict(source.default_settings or {})
-                    rules.append(rule)
+            loaded = [rule for file in source.files
+                      for rule in load_file(file, source.kind, source.label, source.prefix)]
+            if source.legacy_files:
+                from jouet_git.engine import legacy
+
+                loaded += [legacy.load_file(file, source.kind, source.label, source.prefix, evaluate=source.runs)
+                           for file in source.legacy_files]
+            for rule in loaded:
+                if source.settings is not None:
+                    # Examples run with the plugin's defaults; the rule then runs with the settings in force.
+                    rule.data["settings"] = dict(source.default_settings or {})
+                _settle(rule, source, taken, disable)
+                if source.settings is not None:
+                    rule.data["settings"] = dict(source.settings)
+                    rule.data["default_settings"] = dict(source.default_settings or {})
+                rules.append(rule)
         except Exception as error:  # one source's failure must never silence the others
             why = srcmod.failed(source.kind, f"the rules of {source.label}", source.directory, error).failure
             failures.append(why)

@@ -88,7 +88,9 @@ def example_call(rule: Rule, example: Any) -> tuple[Call, Context]:
         rewrite=bool(item.get("rewrite") or "rewritten" in item),
         background=bool(tool_input.get("run_in_background")),
     )
-    return call, Context(tracked_files=item.get("tracked_files"))
+    from jouet_git.engine.state import ExampleState
+
+    return call, Context(tracked_files=item.get("tracked_files"), state=ExampleState(item, EXAMPLE_CWD))
 
 
 def describe(outcome: Outcome | None) -> str:

@@ -12,28 +12,32 @@ RULE_KEYS = (
 MATCH_COMMAND_KEYS = (
     "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args", "unless_args",
     "max_args", "background", "text", "with", "unless_with", "prints", "stdout_to", "exit_code", "env",
+    "secret_vars", "secret_args",
 )
-MATCH_TOOL_KEYS = ("tool", "paths", "unless_paths", "input", "unless_input", "min_tracked_files")
-# `exit_code` and `min_tracked_files` also stand on their own (post-tool-use rules, search tools).
+MATCH_TOOL_KEYS = (
+    "tool", "paths", "unless_paths", "input", "unless_input", "min_tracked_files", "seen", "min_read_lines",
+    "min_code_lines", "fnox", "secret_files",
+)
+# `exit_code` also stands on its own (a post-tool-use rule about the whole call). `secret_files` is
+# about a file tool's path, or with `command`, about the command's arguments.
 STANDALONE_KEYS = ("exit_code",)
 MATCH_KEYS = (
     "tool", "paths", "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args",
     "unless_args", "max_args", "background", "text", "with", "unless_with", "input", "unless_input",
-    "min_tracked_files", "unless_paths", "prints", "stdout_to", "exit_code", "env",
+    "seen", "min_read_lines", "min_code_lines", "min_tracked_files", "unless_paths", "fnox", "secret_files",
+    "secret_vars", "secret_args", "prints", "stdout_to", "exit_code", "env",
 )
-# Keys of the rule reference's Matching table that this version of jouet does not implement: they
-# get their own error instead of being silently ignored.
-MATCH_UNSUPPORTED = (
-    "seen", "min_read_lines", "min_code_lines", "fnox", "secret_files", "secret_vars", "secret_args",
-)
+# Matcher keys that ask about the session or the project (what was read, the fnox config): checked
+# last, once every other key of the matcher holds, since they read files.
+STATE_KEYS = ("seen", "min_read_lines", "min_code_lines", "fnox", "secret_files", "secret_vars", "secret_args")
 # Keys allowed inside `with` and `unless_with`: the command keys, but not another `with`.
 WITH_KEYS = tuple(k for k in MATCH_COMMAND_KEYS if k not in ("with", "unless_with"))
 
 EXAMPLE_KEYS = (
     "command", "tool", "path", "harness", "exit_code", "action", "rewrite", "rewritten", "kind", "scope",
-    "input", "session", "git", "claims", "stack", "secrets", "files", "tracked_files", "fired", "runs",
+    "input", "session", "git", "claims", "stack", "secrets", "files", "tracked_files", "fired", "runs", "seen",
+    "read_lines", "code_lines", "fnox",
 )
-EXAMPLE_UNSUPPORTED = ("seen", "read_lines", "code_lines", "fnox")
 
 MODES = ("warn", "deny", "ask")
 SCOPES = ("builtin", "user", "repo", "plugin", "enforced")

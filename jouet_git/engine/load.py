@@ -465,10 +465,7 @@ def validate_matcher(table: dict[str, Any], line: Any, name: str | None, nested:
     allowed = keys.WITH_KEYS if nested else keys.MATCH_KEYS
     for key in table:
         if key not in allowed:
-            if key in keys.MATCH_UNSUPPORTED:
-                found.add(RuleError(f"`{key}` is a matcher key this version of jouet does not support yet",
-                                    line(key), name))
-            elif nested and key in keys.MATCH_KEYS:
+            if nested and key in keys.MATCH_KEYS:
                 found.add(RuleError(f"`{key}` cannot go inside `with`/`unless_with`: they take command keys only",
                                     line(key), name))
             elif key in _RULE_ONLY:
@@ -493,12 +490,12 @@ def validate_matcher(table: dict[str, Any], line: Any, name: str | None, nested:
             value = found.check(_flags, table, key, line(key), name)
             if value is not None:
                 out[key] = value
-    for key in ("max_args", "min_tracked_files"):
+    for key in ("max_args", "min_tracked_files", "min_read_lines", "min_code_lines"):
         if key in table:
             value = found.check(_count, table, key, line(key), name)
             if value is not None:
                 out[key] = value
-    for key in ("background", "prints"):
+    for key in ("background", "prints", "seen", "fnox", "secret_files", "secret_vars", "secret_args"):
         if key in table:
             if not isinstance(table[key], bool):
                 found.add(RuleError(f"`{key}` must be true or false", line(key), name))
@@ -576,6 +573,8 @@ _EXAMPLE_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "scope": (str, "a string"), "input": (dict, "a table"), "session": (str, "a string"),
     "git": (dict, "a table"), "claims": (list, "a list of tables"), "stack": (dict, "a table"),
     "secrets": (list, "a list of tables"), "files": (dict, "a table"), "tracked_files": (int, "a number"),
+    "seen": (bool, "true or false"), "read_lines": (int, "a number"), "code_lines": (int, "a number"),
+    "fnox": (dict, "a table such as { secrets = [\"STRIPE_KEY\"], files = [\"secrets.env\"] }"),
     "fired": ((int, dict), "a number, or a table of numbers by rule name"), "runs": (list, "a list of tables"),
 }
 
@@ -591,14 +590,10 @@ def _example(item: Any, kind: str, line: Any, name: str | None) -> Any:
     found = _Found()
     for key in item:
         if key not in keys.EXAMPLE_KEYS:
-            if key in keys.EXAMPLE_UNSUPPORTED:
-                found.add(RuleError(f"example key `{key}` is not supported by this version of jouet", line(key),
-                                    name))
-            else:
-                guess = close_key(key, keys.EXAMPLE_KEYS)
-                message = (f"unknown example field `{key}`: did you mean `{guess}`?" if guess else
-                           f"unknown example field `{key}`, expected one of {_expected(keys.EXAMPLE_KEYS)}")
-                found.add(RuleError(message, line(key), name))
+            guess = close_key(key, keys.EXAMPLE_KEYS)
+            message = (f"unknown example field `{key}`: did you mean `{guess}`?" if guess else
+                       f"unknown example field `{key}`, expected one of {_expected(keys.EXAMPLE_KEYS)}")
+            found.add(RuleError(message, line(key), name))
     for key, value in item.items():
         if key not in _EXAMPLE_TYPES:
             continue
@@ -614,6 +609,9 @@ def _example(item: Any, kind: str, line: Any, name: str | None) -> Any:
                             "`scope` belong to fires examples", line(kind), name))
     if "command" not in item and "tool" not in item:
         found.add(RuleError("an example table needs `command` (for a shell call) or `tool`", line(kind), name))
+    fnox = item.get("fnox")
+    if isinstance(fnox, dict):
+        found.check(_example_fnox, fnox, line("fnox"), name)
     for key in ("claims", "secrets", "runs"):
         entries = item.get(key, [])
         if isinstance(entries, list) and not all(isinstance(entry, dict) for entry in entries):
@@ -621,3 +619,16 @@ def _example(item: Any, kind: str, line: Any, name: str | None) -> Any:
     if found.errors:
         raise RuleErrors(found.errors)
     return item
+
+
+def _example_fnox(fnox: dict[str, Any], line: int, name: str | None) -> None:
+    """An example's `fnox`: the names its config defines as secrets, and the files its plain
+    providers read."""
+    found = _Found()
+    for key, value in fnox.items():
+        if key not in ("secrets", "files"):
+            found.add(RuleError(unknown_key(key, ("secrets", "files"), " in the example's `fnox`"), line, name))
+        elif not (isinstance(value, list) and all(isinstance(v, str) and v for v in value)):
+            found.add(RuleError(f"the example's `fnox.{key}` must be a list of strings", line, name))
+    if found.errors:
+        raise RuleErrors(found.errors)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from jouet_git.engine.model import Matcher, Rule
 
 _text_cache: dict[str, Any] = {}
+_NO_CONTEXT: Context
 
 # Builtins that set variables through their arguments (`export JOUET_X=1`).
 _SETTERS = frozenset({"export", "declare", "typeset", "local", "readonly", "setenv"})
@@ -29,14 +30,24 @@ _STILL_PRINTS = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1"
 
 
 class Context:
-    """What matching may need beyond the call, computed at most once per call."""
+    """What matching may need beyond the call, computed at most once per call.
 
-    __slots__ = ("home", "tracked_files")
+    state answers the state keys (seen, min_read_lines, min_code_lines, fnox, secret_*): a
+    HookState reads the files when first asked, an ExampleState says what an example says
+    (engine/state.py); without one, nothing was read and there is no fnox project.
+    """
 
-    def __init__(self, tracked_files: int | None = None, home: str | None = None) -> None:
+    __slots__ = ("home", "state", "tracked_files")
+
+    def __init__(self, tracked_files: int | None = None, home: str | None = None, state: Any = None) -> None:
         # None: unknown (outside a repository, or not worked out), and min_tracked_files holds.
         self.tracked_files = tracked_files
         self.home = home if home is not None else os.path.expanduser("~")
+        if state is None:
+            from jouet_git.engine.state import NO_STATE
+
+            state = NO_STATE
+        self.state = state
 
 
 class Parsed:
@@ -98,7 +109,8 @@ def _regex(pattern: str) -> Any:
     return compiled
 
 
-def command_matches(m: Matcher, command: Command, call: Call, others: list[Command]) -> bool:
+def command_matches(m: Matcher, command: Command, call: Call, others: list[Command],
+                    ctx: Context | None = None) -> bool:
     """Whether the command keys of M hold for COMMAND (OTHERS: the call's other commands)."""
     parsed: Parsed | None = None
     assert m.command is not None
@@ -143,12 +155,103 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
     if m.env is not None and not any(wildcard.any_matches(m.env, name) for name in assigned(command)):
         return False
     if m.with_ is not None and not any(
-        command_matches(m.with_, other, call, []) for other in others if other is not command
+        command_matches(m.with_, other, call, [], ctx) for other in others if other is not command
     ):
         return False
-    return m.unless_with is None or not any(
-        command_matches(m.unless_with, other, call, []) for other in others if other is not command
-    )
+    if m.unless_with is not None and any(
+        command_matches(m.unless_with, other, call, [], ctx) for other in others if other is not command
+    ):
+        return False
+    # Last, the keys that read the project's fnox config.
+    if m.secret_vars is not None or m.secret_args is not None or m.secret_files is not None:
+        config = (ctx or _NO_CONTEXT).state.fnox()
+        if m.secret_vars is not None and bool(config and _expands_secret(command, call, config.secrets)) \
+                != m.secret_vars:
+            return False
+        if m.secret_args is not None and bool(config and any(a in config.secrets for a in parsed.args)) \
+                != m.secret_args:
+            return False
+        if m.secret_files is not None:
+            where = _command_dir(command, call) if config else None
+            on = bool(config and where and any(config.has_file(a, where) for a in parsed.args))
+            if on != m.secret_files:
+                return False
+    return True
+
+
+def _command_dir(command: Command, call: Call) -> str | None:
+    """The directory COMMAND runs in, after the cds before it; None when jouet cannot follow them."""
+    from jouet_git.shell import dirs
+
+    commands = call.commands
+    for index, other in enumerate(commands):
+        if other is command:
+            place = dirs(commands)[index]
+            if place is False:
+                return None
+            return call.cwd if place is None else os.path.join(call.cwd, os.path.expanduser(str(place)))
+    return call.cwd
+
+
+def expanded_names(text: str, quotes: bool = True) -> list[str]:
+    """The variables TEXT expands for their value: `$NAME` and `${NAME...}` outside single quotes
+    (QUOTES false: a here-document's body, where quotes are text), not `\\$NAME`, not `${#NAME}` (its
+    length) and not `${NAME:+word}` or `${NAME+word}` (the word)."""
+    names: list[str] = []
+    i, n = 0, len(text)
+    double = False
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+        elif quotes and ch == "'" and not double:
+            close = text.find("'", i + 1)
+            i = (n if close < 0 else close) + 1
+        elif quotes and ch == '"':
+            double = not double
+            i += 1
+        elif ch == "$" and text.startswith("{", i + 1):
+            close = text.find("}", i + 2)
+            inner = text[i + 2:(n if close < 0 else close)]
+            found = _BRACED.match(inner)
+            if found and not found.group(3):
+                names.append(found.group(2))
+            i = (n if close < 0 else close) + 1
+        elif ch == "$":
+            found = _NAME.match(text, i + 1)
+            if found:
+                names.append(found.group(0))
+                i = found.end()
+            else:
+                i += 1
+        else:
+            i += 1
+    return names
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BRACED = re.compile(r"(!?)([A-Za-z_][A-Za-z0-9_]*)(:?\+)?")
+_QUOTED_HEREDOC = re.compile(r"<<-?\s*(?:'|\"|\\)")
+
+
+def _expands_secret(command: Command, call: Call, secrets: frozenset[str]) -> bool:
+    """Whether COMMAND expands one of SECRETS: in its own text (read with its quoting, from the
+    call's command), or in a `sh -c` script's words (whose quoting is gone), or in a here-document
+    whose delimiter is not quoted."""
+    if not secrets:
+        return False
+    raw = None
+    if command.span is not None and call.command:
+        encoded = call.command.encode("utf-8", "surrogatepass")
+        raw = encoded[command.span[0] - 1:command.span[1]].decode("utf-8", "replace")
+    if raw is not None:
+        if any(name in secrets for name in expanded_names(raw)):
+            return True
+    elif any(name in secrets for name in expanded_names(" ".join(command.argv[1:]), quotes=False)):
+        return True
+    if command.heredocs and not (raw is not None and _QUOTED_HEREDOC.search(raw)):
+        return any(name in secrets for body in command.heredocs for name in expanded_names(body, quotes=False))
+    return False
 
 
 def prints(command: Command) -> bool:
@@ -249,13 +352,34 @@ def tool_matches(m: Matcher, call: Call, ctx: Context) -> bool:
     return m.command is not None or m.exit_code is None or call.exit_code in m.exit_code
 
 
+def state_matches(m: Matcher, call: Call, ctx: Context) -> bool:
+    """Whether the call-level state keys of M hold: what the call reads and whether the session saw
+    it, the fnox project, and (for a file tool) whether its path is a fnox secret file."""
+    state = ctx.state
+    if m.reads:
+        if m.min_read_lines is not None and state.read_lines() < m.min_read_lines:
+            return False
+        if m.min_code_lines is not None and state.code_lines() < m.min_code_lines:
+            return False
+        if m.seen is not None and state.seen() != m.seen:
+            return False
+    if m.fnox is not None and (state.fnox() is not None) != m.fnox:
+        return False
+    if m.secret_files is not None and m.command is None:
+        config = state.fnox()
+        on = bool(config and call.kind != KIND_SHELL and call.path and config.has_file(call.path, call.cwd))
+        if on != m.secret_files:
+            return False
+    return True
+
+
 def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
     """None when M does not match CALL; else the indexes of the commands it matched (empty for a
     matcher about the tool only)."""
     if not tool_matches(m, call, ctx):
         return None
     if m.command is None:
-        return []
+        return [] if state_matches(m, call, ctx) else None
     commands = call.commands
     literal = m.literal_programs
     wild = m.wild_programs
@@ -264,9 +388,11 @@ def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
         program = command.program
         if program not in literal and not (wild and _wild_match(wild, program)):
             continue
-        if command_matches(m, command, call, commands):
+        if command_matches(m, command, call, commands, ctx):
             hits.append(index)
-    return hits or None
+    if not hits or not state_matches(m, call, ctx):
+        return None
+    return hits
 
 
 def _wild_match(patterns: tuple[str, ...], program: str) -> bool:
@@ -289,3 +415,6 @@ def rule_matches(rule: Rule, call: Call, ctx: Context) -> list[int] | None:
             if index not in found:
                 found.append(index)
     return found
+
+
+_NO_CONTEXT = Context()

@@ -35,8 +35,9 @@ class Matcher:
     """One [rule.match] table: every key it sets must hold."""
 
     __slots__ = (
-        "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "input", "literal_programs",
-        "max_args", "min_tracked_files", "paths", "prints", "programs", "stdout_to", "text", "tool",
+        "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "fnox", "input",
+        "literal_programs", "max_args", "min_code_lines", "min_read_lines", "min_tracked_files", "paths", "prints",
+        "programs", "reads", "secret_args", "secret_files", "secret_vars", "seen", "stdout_to", "text", "tool",
         "unless_args", "unless_flags", "unless_input", "unless_paths", "unless_with", "value_flags",
         "via", "wild_programs", "with_",
     )
@@ -79,6 +80,16 @@ class Matcher:
         self.input: dict[str, Any] | None = data.get("input")
         self.unless_input = _tuple(data.get("unless_input"))
         self.min_tracked_files: int | None = data.get("min_tracked_files")
+        # What the session was shown, and the project's fnox config: worked out only once every other
+        # key of the matcher holds (engine/match.py).
+        self.seen: bool | None = data.get("seen")
+        self.min_read_lines: int | None = data.get("min_read_lines")
+        self.min_code_lines: int | None = data.get("min_code_lines")
+        self.reads = self.seen is not None or self.min_read_lines is not None or self.min_code_lines is not None
+        self.fnox: bool | None = data.get("fnox")
+        self.secret_files: bool | None = data.get("secret_files")
+        self.secret_vars: bool | None = data.get("secret_vars")
+        self.secret_args: bool | None = data.get("secret_args")
 
 
 def _tuple(value: Any) -> tuple[str, ...] | None:
@@ -131,6 +142,11 @@ class Rule:
         self.error: str | None = None
         # Why a rule of yours only warns whatever its mode says (missing examples), or "".
         self.only_warns = ""
+
+    @property
+    def legacy(self) -> bool:
+        """Whether the rule is an old-style whole-file Luau rule (deprecated; engine/legacy.py)."""
+        return self.data.get("legacy") is True
 
     @property
     def runs(self) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 
 from jouet_git import gitdir
-from jouet_git.call import KIND_SEARCH, Call
+from jouet_git.call import KIND_READ, KIND_SEARCH, KIND_SHELL, Call
 from jouet_git.engine.decide import Decision, decide
 from jouet_git.engine.match import Context
 from jouet_git.engine.ruleset import RuleSet, load_root
@@ -63,7 +63,7 @@ class _Repository:
 class Runner:
     """Turns Calls into Decisions for every entry point, and records them."""
 
-    __slots__ = ("_repos", "allow", "disable_only", "kept_on", "record_calls", "use_cache")
+    __slots__ = ("_repos", "_state", "allow", "disable_only", "kept_on", "record_calls", "use_cache")
 
     def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True,
                  disable_only: frozenset[str] | None = None) -> None:
@@ -77,6 +77,8 @@ class Runner:
         self.record_calls = record
         self.use_cache = use_cache
         self._repos: dict[str | None, _Repository] = {}
+        # The last call decided and its state (what it reads), for record() to remember.
+        self._state: tuple[Call, Any] | None = None
 
     def _repository(self, cwd: str) -> _Repository:
         root = gitdir.find_root(cwd)
@@ -100,6 +102,7 @@ class Runner:
         started = time.perf_counter()
         repo = self._repository(call.cwd)
         ctx = context_for(call, repo.root)
+        self._state = (call, ctx.state)
         if only is not None:
             decision = decide(only, call, ctx, repo.scripts)
         else:
@@ -126,6 +129,20 @@ class Runner:
         try:
             root = self._repository(call.cwd).root
             ledger.append(ledger.entry(call, decision, root, decision.ms, extra))
+        except (OSError, ValueError):
+            pass
+        self._note_read(call, decision)
+
+    def _note_read(self, call: Call, decision: Decision) -> None:
+        """Remember what a read showed the session, for `seen` (jouet_git/reads.py)."""
+        if not call.session or call.kind not in (KIND_READ, KIND_SHELL):
+            return
+        from jouet_git import reads
+
+        state = self._state[1] if self._state is not None and self._state[0] is call else None
+        try:
+            what = state.shown() if state is not None else reads.shown(call)
+            reads.note(call, decision.deny is not None, what)
         except (OSError, ValueError):
             pass
 
@@ -158,11 +175,14 @@ def record_unanswered(harness: str, event: str, what: str, message: str) -> None
 
 
 def context_for(call: Call, root: str | None) -> Context:
-    """What matching needs beyond the call: how many files the work tree tracks, for searches."""
+    """What matching needs beyond the call: how many files the work tree tracks, for searches, and
+    the state keys' answers, worked out from the disk when a matcher first asks."""
+    from jouet_git.engine.state import HookState
+
     tracked: int | None = None
     if root is not None and _is_search(call):
         tracked = gitdir.index_entries(root)
-    return Context(tracked_files=tracked)
+    return Context(tracked_files=tracked, state=HookState(call))
 
 
 def _is_search(call: Call) -> bool:

@@ -39,6 +39,10 @@ def _matcher_properties(nested: bool) -> dict[str, Any]:
                                                       "minItems": 1}],
                       "description": "After a tool: the exit status is one of these."},
         "env": {**_STRS, "description": "The command sets one of these variables (NAME=x cmd, env, export)."},
+        "secret_vars": {"type": "boolean", "description": "The command expands, outside single quotes, a "
+                        "variable the project's fnox config defines as a secret."},
+        "secret_args": {"type": "boolean", "description": "One of the command's arguments names a secret the "
+                        "project's fnox config defines."},
     }
     if not nested:
         props.update({
@@ -51,6 +55,16 @@ def _matcher_properties(nested: bool) -> dict[str, Any]:
                       "description": "The tool's input has these fields with these values."},
             "unless_input": {**_STRS, "description": "The tool's input has none of these fields."},
             "min_tracked_files": {**_INT, "description": "The work tree tracks at least this many files."},
+            "seen": {"type": "boolean", "description": "The session was already shown every line the call "
+                     "reads, in files unchanged since."},
+            "min_read_lines": {**_INT, "description": "The call puts at least this many lines of files in the "
+                               "context."},
+            "min_code_lines": {**_INT, "description": "Like min_read_lines, counting only source files jouet "
+                               "can outline."},
+            "fnox": {"type": "boolean", "description": "The call runs in a project that uses fnox (a fnox.toml, "
+                     ".fnox.toml or .config/fnox.toml here or above)."},
+            "secret_files": {"type": "boolean", "description": "The call reads a file a fnox plain provider reads "
+                             "secrets from: a file tool's path, or with command, one of its arguments."},
         })
     assert set(props) == set(keys.WITH_KEYS if nested else keys.MATCH_KEYS)
     return props
@@ -64,7 +78,9 @@ def _example() -> dict[str, Any]:
         "git": {"type": "object"}, "claims": {"type": "array", "items": {"type": "object"}},
         "stack": {"type": "object"}, "secrets": {"type": "array", "items": {"type": "object"}},
         "files": {"type": "object", "additionalProperties": {"type": "string"}},
-        "tracked_files": _INT,
+        "tracked_files": _INT, "seen": {"type": "boolean"}, "read_lines": _INT, "code_lines": _INT,
+        "fnox": {"type": "object", "additionalProperties": False, "properties": {
+            "secrets": {"type": "array", "items": _STR}, "files": {"type": "array", "items": _STR}}},
         "fired": {"oneOf": [_INT, {"type": "object", "additionalProperties": _INT}],
                   "description": "What jouet.session.fired() answers: a count, or counts by rule name."},
         "runs": {"type": "array", "items": {"type": "object"},

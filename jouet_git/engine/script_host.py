@@ -57,7 +57,7 @@ COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_t
                   "stdin_from")
 MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
                  "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
-                 "claims", "settings", "session", "ci", "writes", "guarded")
+                 "claims", "settings", "session", "ci", "writes", "guarded", "fnox")
 
 _CONTAINS = """
 function(list, value)
@@ -363,6 +363,7 @@ class ScriptHost:
                                 "reflog_only": sb.with_strings(git_reflog_only, 1, "jouet.git.reflog_only: the refs",
                                                                optional=True),
                                 "unreachable": self._probe("git_unreachable"),
+                                "editor": self._probe("git_editor"),
                                 "where": sb.by_tag(where_of, 1)},
                         sb.by_tag(git_of, 1))
         return {
@@ -383,6 +384,7 @@ class ScriptHost:
                                                                       optional=True)}),
             "claims": submodule("claims", {"held": sb.with_strings(claims_held, 1, "jouet.claims.held: the paths")}),
             "session": submodule("session", {"fired": self._probe("session_fired")}),
+            "fnox": submodule("fnox", {"config": self._probe("fnox_config"), "reads": self._probe("fnox_reads")}),
             "ci": submodule("ci", {"last_run": self._probe("ci_last_run")}),
         }
 
@@ -398,7 +400,7 @@ class ScriptHost:
             settings = rule.data.get("settings")
         return dict(settings) if isinstance(settings, dict) else {}
 
-    def _module_for(self, rule: Rule, settings: dict[str, Any]) -> Any:
+    def _module_for(self, settings: dict[str, Any]) -> Any:
         fields = dict(self._shared)
         fields["settings"] = settings
         return self.sb.module(fields, self._gap("jouet"), None, MODULE_FIELDS)
@@ -455,13 +457,13 @@ class ScriptHost:
         from lupa.lua54 import lua_type
 
         try:
-            env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
+            env = self.sb.new_env({"jouet": self._module_for(settings)})
             try:
                 loaded = self.sb.load(lua_for(path), os.path.basename(path), env, self.budget)
             except ScriptError:
                 # A cached translation that does not load (a damaged cache file) is made again
                 # from the script; a script that fails again fails for real.
-                env = self.sb.new_env({"jouet": self._module_for(rule, settings)})
+                env = self.sb.new_env({"jouet": self._module_for(settings)})
                 loaded = self.sb.load(lua_for(path, fresh=True), os.path.basename(path), env, self.budget)
             check = loaded.get("check") if isinstance(loaded, dict) else None
             if check is None or lua_type(check) != "function":
@@ -474,6 +476,15 @@ class ScriptHost:
             raise
         self._checks[key] = check
         return check
+
+    def returned(self, path: str) -> Any:
+        """What the script at PATH returns when it loads (an old-style rule file's table), as plain
+        data with its functions kept. Raises ScriptFailure."""
+        env = self.sb.new_env({"jouet": self._module_for({})})
+        try:
+            return self.sb.load(lua_for(path), os.path.basename(path), env, self.budget)
+        except ScriptError as error:
+            raise ScriptFailure(_where(path, error)) from None
 
     def run(self, rule: Rule, call: Call, matched: list[int], probes: Any) -> Outcome | None:
         """What the rule's script says about CALL, before the rule's mode applies."""

@@ -89,6 +89,18 @@ export type JouetGitState = {
 \tstashes: number?,
 }
 
+export type JouetGitEditor = {
+\t-- What git starts for a commit message (absent when it would refuse to start one: TERM is dumb
+\t-- and no editor is set), and where that came from: GIT_EDITOR, core.editor, VISUAL, EDITOR, default.
+\teditor: string?,
+\tfrom: string?,
+\t-- What it starts for an interactive rebase's todo list, and where that came from.
+\tsequence_editor: string?,
+\tsequence_from: string?,
+\t-- The operation stopped for the person to finish: "rebase", "merge", "cherry-pick" or "revert".
+\tin_progress: string?,
+}
+
 export type JouetRepo = {
 \troot: string,
 \tworktree: boolean,
@@ -197,6 +209,8 @@ declare jouet: {
 \t\t-- env -C, its -C options, --git-dir/--work-tree and GIT_DIR/GIT_WORK_TREE; false when it cannot
 \t\t-- be known (a cd jouet cannot follow, a path hiding a variable).
 \t\twhere: (command: JouetCommand, dir: (string | boolean)?) -> (string | boolean)?,
+\t\t-- The editors git would start here, from the environment and git's config.
+\t\teditor: (dir: string?) -> (JouetGitEditor?, string?),
 \t},
 \tgh: (command: JouetCommand) -> {string}?,
 \toptions: (args: {string}) -> {string},
@@ -237,6 +251,13 @@ declare jouet: {
 \t\t-- The newest run the hooks recorded in this work tree (or the one at dir).
 \t\tlast_run: (kind: ("test" | "lint" | "build")?, scope: ("full" | "partial")?, dir: string?)
 \t\t\t-> (JouetRun?, string?),
+\t},
+\tfnox: {
+\t\t-- The fnox project around the call: the names its config defines as secrets, and the files
+\t\t-- its plain providers read them from (absolute); nil outside a fnox project.
+\t\tconfig: () -> ({ root: string, secrets: {string}, files: {string} }?, string?),
+\t\t-- Whether a plain provider reads secrets from the file at path (from the call's directory).
+\t\treads: (path: string) -> (boolean?, string?),
 \t},
 \t-- A plugin rule's settings (from its pin); empty for other rules.
 \tsettings: {[string]: any},

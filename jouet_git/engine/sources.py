@@ -27,9 +27,8 @@ if TYPE_CHECKING:
 class Source:
     """A directory of rule files and whether its rules run."""
 
-    __slots__ = ("default_settings", "deps", "detail", "directory", "failure", "files", "kind", "label", "notice",
-                 "prefix",
-                 "problem", "runs", "settings")
+    __slots__ = ("default_settings", "deps", "detail", "directory", "failure", "files", "kind", "label",
+                 "legacy_files", "notice", "prefix", "problem", "runs", "settings")
 
     def __init__(self, kind: str, label: str, directory: str, runs: bool = True, detail: str = "",
                  prefix: str = "", *, settings: dict[str, Any] | None = None,
@@ -44,6 +43,10 @@ class Source:
         # Plugin rules are named PLUGIN/NAME.
         self.prefix = prefix
         self.files = rule_files(directory)
+        # Old-style whole-file Luau rules (deprecated, engine/legacy.py).
+        from jouet_git.engine.legacy import rule_files as legacy_rule_files
+
+        self.legacy_files = legacy_rule_files(directory)
         # A plugin's settings, given to each of its rules as data["settings"]; its rules' examples run
         # with the plugin's own defaults.
         self.settings = settings
@@ -157,6 +160,7 @@ def _files_inside(source: Source, root: str) -> Source:
     link), not even to list it."""
     real_base = os.path.join(os.path.realpath(root), ".jouet")
     source.files = [f for f in source.files if os.path.realpath(f).startswith(real_base + os.sep)]
+    source.legacy_files = [f for f in source.legacy_files if os.path.realpath(f).startswith(real_base + os.sep)]
     return source
 
 

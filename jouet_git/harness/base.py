@@ -51,16 +51,18 @@ class Request:
     prompts: for a harness that hands over the person's request per session (the neutral protocol),
     the session directory to keep it in ("" for the default): calls without a request of their own
     get the session's stored one on their input (PROMPT_KEY), and with remember, the screened text
-    of a SCREEN request becomes the session's request (jouet_git/prompts.py).
+    of a SCREEN request becomes the session's request (jouet_git/prompts.py). cleared: for
+    SESSION_START, whether the session's context was emptied (Claude Code's /clear and compaction),
+    so it no longer holds what it read (jouet_git/reads.py).
     """
 
-    __slots__ = ("agent", "calls", "cwd", "event", "kind", "notice", "payload", "prompts", "remember", "screen",
-                 "session", "stop_active")
+    __slots__ = ("agent", "calls", "cleared", "cwd", "event", "kind", "notice", "payload", "prompts", "remember",
+                 "screen", "session", "stop_active")
 
     def __init__(self, kind: str, event: str, cwd: str, calls: list[Call] | None = None,
                  session: str | None = None, agent: str | None = None, payload: Any = None,
                  notice: str | None = None, stop_active: bool = False, screen: Any = None,
-                 prompts: str | None = None, remember: bool = False) -> None:
+                 prompts: str | None = None, remember: bool = False, cleared: bool = False) -> None:
         self.kind = kind
         self.event = event
         self.cwd = cwd
@@ -73,6 +75,7 @@ class Request:
         self.screen = screen
         self.prompts = prompts
         self.remember = remember
+        self.cleared = cleared
 
 
 class Outcome:

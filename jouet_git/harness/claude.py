@@ -209,7 +209,9 @@ class ClaudeAdapter(Adapter):
         cwd = _cwd(payload)
         session = common.text(payload, "session_id")
         if event == "session-start":
-            return Request(SESSION_START, event, cwd, session=session, payload=payload)
+            # Started again after /clear or a compaction: the context no longer holds what it read.
+            cleared = payload.get("source") in ("clear", "compact")
+            return Request(SESSION_START, event, cwd, session=session, payload=payload, cleared=cleared)
         if event in ("stop", "subagent-stop"):
             return Request(STOP, event, cwd, session=session, agent=common.text(payload, "agent_id"),
                            payload=payload, stop_active=payload.get("stop_hook_active") is True)

@@ -103,6 +103,10 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         from jouet_git.harness.primer import primer
 
         adapter.started(request, environ)
+        if request.cleared:
+            from jouet_git import reads
+
+            reads.forget_session(request.session)
         ruleset = runner.ruleset(request.cwd)
         outcome.primer = primer(ruleset)
         outcome.notices.extend(problems.notices(ruleset))

@@ -275,6 +275,19 @@ class Probes:
 
         return self._answer(("git.unreachable", repo.root), compute)
 
+    def git_editor(self, dir: str | None = None) -> Answer:
+        """The editor git would start for a message, and for a rebase's todo list (probes/editor.py)."""
+        repo, reason = self._locate(dir)
+        if repo is None:
+            return None, reason
+
+        def compute() -> Answer:
+            from jouet_git.probes import editor
+
+            return editor.editor(self, repo)
+
+        return self._answer(("git.editor", repo.root), compute)
+
     # -- the repository, files, environment ---------------------------------------------------------
 
     def repo(self) -> Answer:
@@ -314,6 +327,27 @@ class Probes:
         from jouet_git import guarded
 
         return guarded.probe(guarded.View.here(self.cwd), self.call, path, how, removes, key)
+
+    def fnox_config(self) -> Answer:
+        """The fnox project around the call's directory: its root, the names its config defines as
+        secrets, and the files its plain providers read them from (jouet_git/fnox.py)."""
+        from jouet_git import fnox
+
+        config = fnox.find(self.cwd)
+        if config is None:
+            return None, "not in a fnox project (no fnox.toml, .fnox.toml or .config/fnox.toml here or above)"
+        return {"root": config.root, "secrets": sorted(config.secrets), "files": sorted(config.secret_files)}, None
+
+    def fnox_reads(self, path: str) -> Answer:
+        """Whether a fnox plain provider of this project reads secrets from the file at PATH."""
+        from jouet_git import fnox
+        from jouet_git.probes.checks import string
+
+        string("path", path)
+        config = fnox.find(self.cwd)
+        if config is None:
+            return None, "not in a fnox project (no fnox.toml, .fnox.toml or .config/fnox.toml here or above)"
+        return config.has_file(self.resolve(path), self.cwd), None
 
     def env(self, name: str) -> Answer:
         """An environment variable on the allowlist; ProbeError for any other name."""

@@ -10,13 +10,18 @@ filesystem or the environment. An example answers a probe through one of its key
              jouet.git.changed() (its `files`: one list for every scope, or a table of lists
              by scope, { staged = [...], tracked = [...] }, where a scope left out has none),
              jouet.git.lost() (its `lost`; or a table of counts by the ref asked about),
-             jouet.git.reflog_only() (its `reflog_only`) and jouet.git.unreachable() (its
-             `unreachable`)
+             jouet.git.reflog_only() (its `reflog_only`), jouet.git.unreachable() (its
+             `unreachable`) and jouet.git.editor() (its `editor`, `sequence_editor` and
+             `in_progress`; an example with `git` but no `editor` is one where git would refuse to
+             start an editor)
     claims   jouet.claims.held(): each claim's pattern and session, optionally worktree
              ("/elsewhere" if omitted), branch and note
     stack    jouet.stack.layer(): branch, parent, parent_merged, trunk ("main" if omitted)
     secrets  jouet.secrets.scan(): findings with rule, path, line (and commit for "outgoing")
     files    jouet.file.contains(): the text of each file, by the exact path the script passes
+    fnox     jouet.fnox.config() and jouet.fnox.reads(): the names the project's fnox config
+             defines as secrets (`secrets`) and the files its plain providers read (`files`,
+             from the example's directory); without it, the call is not in a fnox project
     fired    jouet.session.fired(): how many earlier calls the rule spoke up on in the session, as a
              number for any rule, or a table of numbers by rule name (a rule left out: 0)
     runs     jouet.ci.last_run(): the recorded runs, newest first, each with kind (test if
@@ -148,6 +153,24 @@ class ExampleProbes:
             return None, f"the example's `git` gives no `{key}`, so {probe} has no answer"
         return value, None
 
+    def git_editor(self, dir: str | None = None) -> Answer:
+        """What the example's `git` says: `editor` (what git starts for a message; false when git would
+        refuse to start one), and `sequence_editor` (for a rebase's todo list; the editor if omitted)."""
+        _dir(dir)
+        git = self._git()
+        if git is None:
+            return None, _no_key("git", "jouet.git.editor()")
+        out: dict[str, Any] = {}
+        if isinstance(git.get("editor"), str):
+            out["editor"], out["from"] = git["editor"], "core.editor"
+        if isinstance(git.get("sequence_editor"), str):
+            out["sequence_editor"], out["sequence_from"] = git["sequence_editor"], "sequence.editor"
+        elif "editor" in out:
+            out["sequence_editor"], out["sequence_from"] = out["editor"], out["from"]
+        if isinstance(git.get("in_progress"), str):
+            out["in_progress"] = git["in_progress"]
+        return out, None
+
     def git_tree(self, dir: str | None = None) -> Answer:
         _dir(dir)
         return None, _unanswered("jouet.git.tree()")
@@ -190,6 +213,30 @@ class ExampleProbes:
 
         view = guarded.example_view(self.example.get("files"), self.cwd)
         return guarded.probe(view, self.call, path, how, removes, key)
+
+    def _fnox(self) -> dict[str, Any] | None:
+        given = self.example.get("fnox")
+        return given if isinstance(given, dict) else None
+
+    def fnox_config(self) -> Answer:
+        from jouet_git.fnox import ALWAYS_SECRET
+
+        given = self._fnox()
+        if given is None:
+            return None, "the example has no `fnox` key, so it is not in a fnox project"
+        names = {n for n in given.get("secrets") or () if isinstance(n, str)} | set(ALWAYS_SECRET)
+        files = {os.path.normpath(os.path.join(self.cwd, os.path.expanduser(f)))
+                 for f in given.get("files") or () if isinstance(f, str)}
+        return {"root": self.cwd, "secrets": sorted(names), "files": sorted(files)}, None
+
+    def fnox_reads(self, path: str) -> Answer:
+        from jouet_git.probes.checks import string
+
+        string("path", path)
+        config, reason = self.fnox_config()
+        if config is None:
+            return None, reason
+        return os.path.normpath(os.path.join(self.cwd, os.path.expanduser(path))) in config["files"], None
 
     def env(self, name: str) -> Answer:
         from jouet_git.probes import envvars

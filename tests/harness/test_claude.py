@@ -129,7 +129,7 @@ def test_hook_path_imports_nothing_heavy(tmp_path: Path) -> None:
     )
     # The first call builds the rule set cache; the calls after it are what an agent's session runs.
     hook("pre", claude_payload("ls", repo), repo)
-    for command in ("git add -A", "cargo test 2>&1 | tail -5", "git status --short"):
+    for command in ("git add -A", "cargo test 2>&1 | tee test.log", "git status --short"):
         proc = subprocess.run([sys.executable, "-c", code], input=claude_payload(command, repo), cwd=repo,
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr

@@ -1,6 +1,7 @@
 """Deciding: run the rules that match a call, in order, and combine what they say.
 
-Built-in rules run first and the first denial wins; warnings are gathered; the rule's mode applies
+Built-in rules run first (shape rules before script rules, see run_order) and the first denial
+wins; warnings are gathered; the rule's mode applies
 after the match (a warn-mode rule's denial is a warning); a denial of a call that only runs jouet
 becomes a warning (for every rule but jouet's own), so no rule can lock a person out of fixing it;
 a rewrite stands only when no
@@ -156,6 +157,23 @@ def _outcome(rule: Rule, call: Call, hits: list[int], scripts: ScriptRunner | No
     if scripts is None:
         return None
     return scripts.run(rule, call, hits)
+
+
+def run_order(rules: list[Rule]) -> list[int]:
+    """The order RULES run in, as indexes: source by source as they load (built in first), and within
+    a source the rules that only match (shape rules) before the rules with a script, so that a sure
+    denial never waits for a Lua VM, a git probe or gitleaks. The first denial wins either way."""
+    keyed: list[tuple[int, bool, int]] = []
+    group = 0
+    previous: tuple[str, str] | None = None
+    for i, rule in enumerate(rules):
+        here = (rule.source, rule.source_label)
+        if previous is not None and here != previous:
+            group += 1
+        previous = here
+        keyed.append((group, rule.script is not None, i))
+    keyed.sort()
+    return [i for _, _, i in keyed]
 
 
 def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: ScriptRunner | None = None,

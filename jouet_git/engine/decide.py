@@ -15,7 +15,6 @@ import os
 
 from jouet_git.call import POST_TOOL_USE, Call
 from jouet_git.engine.match import Context, rule_matches
-from jouet_git.engine.messages import clean
 from jouet_git.engine.model import BUILTIN, DENY, ENFORCED, WARN
 
 TYPE_CHECKING = False
@@ -105,6 +104,13 @@ class Decision:
         }
 
 
+def clean(message: str) -> str:
+    """engine/messages.py's clean(), imported only when a rule speaks (most calls, none does)."""
+    from jouet_git.engine.messages import clean as clean_message
+
+    return clean_message(message)
+
+
 def only_runs_jouet(call: Call) -> bool:
     """Whether every command the call runs is jouet (or only moves between directories)."""
     commands = call.commands
@@ -133,7 +139,12 @@ def requires_found(files: tuple[str, ...], cwd: str) -> bool:
 
 
 def claims_found(cwd: str) -> bool:
-    """Whether any session holds a live claim in the repository around CWD (no git process)."""
+    """Whether any session holds a live claim in the repository around CWD (no git process; no
+    import of the claims package on a machine where no store exists)."""
+    from jouet_git.claims import may_hold_claims
+
+    if not may_hold_claims():
+        return False
     from jouet_git.claims.probe import any_live
 
     return any_live(cwd)

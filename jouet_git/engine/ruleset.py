@@ -21,7 +21,6 @@ there are. Within a segment, rules run source by source; within a source, rules 
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import time
@@ -91,8 +90,10 @@ class Segment:
     def rule(self, i: int, full: bool) -> Rule:
         rule = self._rules[i]
         if rule is not None and full and "examples" not in rule.data and self.extras[i]:
-            with contextlib.suppress(Exception):
+            try:
                 rule.data["examples"] = rule.examples = marshal.loads(self.extras[i])
+            except Exception:  # damaged: the rule runs, its examples are not shown
+                pass
         if rule is None:
             try:
                 rule = self._decode(i, full)
@@ -238,6 +239,12 @@ class RuleSet:
         """The rules that do not load (each with its error)."""
         return [self._rule(seg, i) for seg in self.segments for i in seg.broken]
 
+    def has_notices(self) -> bool:
+        """Whether engine/problems.py has anything to say: a broken rule, a problem, a repository's
+        notice."""
+        return bool(self.problems) or any(seg.broken for seg in self.segments) or any(
+            s.get("notice") for s in self.sources if s.get("kind") == "repo")
+
     def disabled_now(self) -> frozenset[str]:
         """Rules turned off by config.toml and JOUET_RULES_DISABLE (never enforced ones)."""
         names = set(self.disabled)
@@ -355,10 +362,12 @@ def write_cache(key: str, built: dict[str, Any]) -> None:
         return
     data = {"key": key, "deps": deps, "disabled": built["disabled"], "network": built["network"],
             "problems": built["problems"], "sources": built["sources"], "segment": built["segment"]}
-    with contextlib.suppress(OSError, ValueError):
-        from jouet_git.store import write_atomic
+    from jouet_git.store import write_atomic
 
+    try:
         write_atomic(file, marshal.dumps(data, MARSHAL_VERSION), sync=False)
+    except (OSError, ValueError):  # a full disk or a read-only cache: build again next time
+        pass
 
 
 def load(cwd: str, use_cache: bool = True) -> RuleSet:

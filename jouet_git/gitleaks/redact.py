@@ -25,7 +25,6 @@ text.
 
 from __future__ import annotations
 
-import math
 import re
 
 TYPE_CHECKING = False
@@ -156,7 +155,9 @@ def shannon_entropy(text: str) -> float:
     for char in text:
         counts[char] = counts.get(char, 0) + 1
     total = len(text)
-    return -sum(n / total * math.log2(n / total) for n in counts.values())
+    from math import log2
+
+    return -sum(n / total * log2(n / total) for n in counts.values())
 
 
 # --- the rules -----------------------------------------------------------------------------------

@@ -122,41 +122,13 @@ def git_where(argv: list[str], base: str | bool | None, env: dict[str, str] | No
 
 
 # Wrappers that run their command in another directory: the option and its long spelling.
-_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir")}
-
-
 def command_where(command: Any, base: str | bool | None) -> str | bool | None:
-    """git_where for a Command: also follows the directory a wrapper runs it in (`env -C DIR`,
-    `env --chdir=DIR`, `sudo -D DIR`) and the GIT_DIR/GIT_WORK_TREE it is given (`GIT_DIR=x git`,
-    `env GIT_DIR=x git`)."""
-    words: list[str] = command.words
-    argv: list[str] = command.argv
-    where = base
-    wrapper = words[: len(words) - len(argv)] if words[len(words) - len(argv):] == argv else []
-    program = ""
-    i = 0
-    while i < len(wrapper):
-        word = wrapper[i]
-        i += 1
-        if not is_option(word):
-            program = word.rsplit("/", 1)[-1]
-            continue
-        options = _CHDIR.get(program)
-        if options is None:
-            continue
-        short, long = options
-        if word in (short, long):
-            if i >= len(wrapper):
-                return False
-            where = _place(where, wrapper[i])
-            i += 1
-        elif word.startswith(long + "="):
-            where = _place(where, word[len(long) + 1:])
-        elif word.startswith(short) and not word.startswith("--") and len(word) > 2:
-            where = _place(where, word[2:])
+    """git_where for a Command whose directory jouet.dirs gave as BASE (that already follows a
+    wrapper's move, `env -C DIR`, `sudo -D DIR`: Command.chdir), with the GIT_DIR/GIT_WORK_TREE it
+    is given (`GIT_DIR=x git`, `env GIT_DIR=x git`)."""
     if command.program != "git":
-        return where
-    return git_where(argv, where, command.env)
+        return base
+    return git_where(command.argv, base, command.env)
 
 
 def is_option(word: str) -> bool:

@@ -274,7 +274,10 @@ class View:
         if not (claude or name in _TARGET_NAMES or os.path.basename(parent) in _TARGET_FOLDERS
                 or name in _TARGET_FOLDERS):
             return None
-        found = self._target_file(full, how, edit)
+        # A file that is not there holds none of jouet's hooks (nor does a folder that is not):
+        # setup/'s tables are loaded only for one that is.
+        there = self.listdir(full) is not None or self.read(full) is not None
+        found = self._target_file(full, how, edit) if there else None
         if found is not None:
             return found
         if claude:

@@ -72,17 +72,26 @@ _SUBCOMMANDS = frozenset({
     "git", "gh", "npm", "pnpm", "yarn", "bun", "cargo", "go", "uv", "pip", "docker", "kubectl", "mise", "jj",
     "jouet", "make", "just", "poetry", "brew", "apt", "systemctl", "terraform", "helm", "rustup",
 })
-_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s:@]+(?::[^/\s@]*)?@")
+# What looks like a secret, each pattern with the words one of its matches must hold: a pattern is
+# compiled, and run, only for text holding one of them (most commands hold none).
 _SECRET_NAME = (r"[A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY"
                 r"|CREDENTIALS?|AUTH)[A-Za-z0-9_]*")
-_SECRET_ASSIGNMENT = re.compile(r"(?i)\b(" + _SECRET_NAME + r")=(\"[^\"]*\"|'[^']*'|[^\s;&|]+)")
-_SECRET_OPTION = re.compile(r"(?i)(--?(?:password|passwd|token|secret|api-key|apikey|access-key|auth)(?:=|\s+))"
-                            r"(\"[^\"]*\"|'[^']*'|[^\s;&|]+)")
-_AUTH_HEADER = re.compile(r"(?i)(authorization:\s*(?:bearer|basic|token)\s+)[^\s'\"]+")
-_TOKENS = re.compile(
-    r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}"
-    r"|xox[abprs]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[A-Z0-9]{16}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
-    r"|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,})\b")
+_NAME_WORDS = ("token", "secret", "passw", "passp", "api", "access", "private", "credential", "auth")
+_PATTERNS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    # (pattern, words one of which the lower-cased text must hold, or the text itself when case matters)
+    (r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s:@]+(?::[^/\s@]*)?@", ("://",), False),
+    (r"(?i)\b(" + _SECRET_NAME + r")=(\"[^\"]*\"|'[^']*'|[^\s;&|]+)", _NAME_WORDS, False),
+    (r"(?i)(--?(?:password|passwd|token|secret|api-key|apikey|access-key|auth)(?:=|\s+))"
+     r"(\"[^\"]*\"|'[^']*'|[^\s;&|]+)", ("passw", "token", "secret", "api", "access-key", "auth"), False),
+    (r"(?i)(authorization:\s*(?:bearer|basic|token)\s+)[^\s'\"]+", ("authorization",), False),
+    (r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}"
+     r"|xox[abprs]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[A-Z0-9]{16}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
+     r"|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,})\b",
+     ("gh", "glpat-", "xox", "AKIA", "ASIA", "sk-", "AIza", "npm_", "pypi-"), True),
+)
+# What each pattern's match is replaced by ({1}: its first group, kept).
+_KEEP = ("{1}" + REDACTED + "@", "{1}=" + REDACTED, "{1}" + REDACTED, "{1}" + REDACTED, REDACTED)
+_compiled: dict[int, re.Pattern[str]] = {}
 
 
 def path() -> str:
@@ -126,11 +135,16 @@ def redact(text: str) -> str:
     """TEXT with what looks like a secret replaced by [redacted]."""
     if not text:
         return text
-    text = _URL_CREDENTIALS.sub(lambda m: m.group(1) + REDACTED + "@", text)
-    text = _SECRET_ASSIGNMENT.sub(lambda m: m.group(1) + "=" + REDACTED, text)
-    text = _SECRET_OPTION.sub(lambda m: m.group(1) + REDACTED, text)
-    text = _AUTH_HEADER.sub(lambda m: m.group(1) + REDACTED, text)
-    text = _TOKENS.sub(REDACTED, text)
+    lowered = text.lower()
+    for number, (source, words, case) in enumerate(_PATTERNS):
+        haystack = text if case else lowered
+        if not any(word in haystack for word in words):
+            continue
+        pattern = _compiled.get(number)
+        if pattern is None:
+            pattern = _compiled[number] = re.compile(source)
+        text = pattern.sub(_KEEP[number].replace("{1}", r"\g<1>"), text)
+        lowered = text.lower()
     return _redact_gitleaks(text)
 
 

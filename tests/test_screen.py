@@ -284,14 +284,15 @@ def test_go_entropy_counts_characters_over_bytes() -> None:
     assert abs(screen.go_entropy("éa") - (-(1 / 3) * 2 * __import__("math").log2(1 / 3))) < 1e-12
 
 
-def test_rule_specs_are_cached_and_dropped_when_the_config_changes(tmp_path: Path) -> None:
+def test_rule_specs_follow_the_config_and_are_never_cached(tmp_path: Path) -> None:
     assert GITLEAKS is not None
     toml = tmp_path / ".gitleaks.toml"
     toml.write_text("[[rules]]\nid = \"one\"\nregex = '''one_[0-9]{8}'''\nkeywords = [\"one_\"]\nentropy = 2.5\n")
     source = config.ConfigSource("repo", str(toml))
     specs, why = config.rule_specs(GITLEAKS, source, str(tmp_path))
     assert why == "read" and specs is not None and [(s.id, s.entropy) for s in specs] == [("one", 2.5)]
-    assert config.rule_specs(GITLEAKS, source, str(tmp_path))[1] == "cached"
     toml.write_text("[[rules]]\nid = \"two\"\nregex = '''two_[0-9]{8}'''\nkeywords = [\"two_\"]\nsecretGroup = 0\n")
     specs, why = config.rule_specs(GITLEAKS, source, str(tmp_path))
     assert why == "read" and specs is not None and [s.id for s in specs] == ["two"]
+    default, why = config.rule_specs(GITLEAKS, config.ConfigSource("default"), str(tmp_path))
+    assert why == "shipped" and default is not None and len(default) > 200

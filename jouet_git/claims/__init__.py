@@ -16,3 +16,16 @@ there. The pieces, one job each:
 
 This package's __init__ imports nothing: the probe is on the hook's hot path.
 """
+
+
+def may_hold_claims() -> bool:
+    """Whether any repository's claims store exists on this machine: one directory read. False means
+    no session holds a claim anywhere, and the probe need not even be imported."""
+    import os
+
+    from jouet_git import paths
+
+    try:
+        return any(name.endswith(".json") for name in os.listdir(os.path.join(paths.state_dir(), "claims")))
+    except OSError:
+        return False

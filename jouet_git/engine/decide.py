@@ -1,10 +1,10 @@
 """Deciding: run the rules that match a call, in order, and combine what they say.
 
-Built-in rules run first and the first denial wins; warnings are gathered; the rule's mode applies
-after the match (a warn-mode rule's denial is a warning, an ask-mode rule's an ask); a denial or ask
-of a call that only runs jouet becomes a warning (for every rule but jouet's own), so no rule can lock
-a person out of fixing it; a rewrite stands only when no rule denies. A rule that throws says nothing
-and is reported in `errors`.
+Built-in rules run first (shape rules before script rules, see run_order) and the first denial
+wins; warnings are gathered; the rule's mode applies after the match (a warn-mode rule's denial is a
+warning, an ask-mode rule's an ask); a denial or ask of a call that only runs jouet becomes a warning
+(for every rule but jouet's own), so no rule can lock a person out of fixing it; a rewrite stands
+only when no rule denies. A rule that throws says nothing and is reported in `errors`.
 
 An ask (mode = "ask", a jouet extension) is weaker than a denial and stronger than a warning: the
 first ask is kept while later rules may still deny, and when none does it stands in Decision.deny
@@ -19,7 +19,6 @@ import os
 
 from jouet_git.call import POST_TOOL_USE, Call
 from jouet_git.engine.match import Context, rule_matches
-from jouet_git.engine.messages import clean
 from jouet_git.engine.model import ASK, BUILTIN, DENY, ENFORCED, WARN
 
 TYPE_CHECKING = False
@@ -110,6 +109,13 @@ class Decision:
         }
 
 
+def clean(message: str) -> str:
+    """engine/messages.py's clean(), imported only when a rule speaks (most calls, none does)."""
+    from jouet_git.engine.messages import clean as clean_message
+
+    return clean_message(message)
+
+
 def only_runs_jouet(call: Call) -> bool:
     """Whether every command the call runs is jouet (or only moves between directories)."""
     commands = call.commands
@@ -138,7 +144,12 @@ def requires_found(files: tuple[str, ...], cwd: str) -> bool:
 
 
 def claims_found(cwd: str) -> bool:
-    """Whether any session holds a live claim in the repository around CWD (no git process)."""
+    """Whether any session holds a live claim in the repository around CWD (no git process; no
+    import of the claims package on a machine where no store exists)."""
+    from jouet_git.claims import may_hold_claims
+
+    if not may_hold_claims():
+        return False
     from jouet_git.claims.probe import any_live
 
     return any_live(cwd)
@@ -173,6 +184,23 @@ def _outcome(rule: Rule, call: Call, hits: list[int], scripts: ScriptRunner | No
     if scripts is None:
         return None
     return scripts.run(rule, call, hits)
+
+
+def run_order(rules: list[Rule]) -> list[int]:
+    """The order RULES run in, as indexes: source by source as they load (built in first), and within
+    a source the rules that only match (shape rules) before the rules with a script, so that a sure
+    denial never waits for a Lua VM, a git probe or gitleaks. The first denial wins either way."""
+    keyed: list[tuple[int, bool, int]] = []
+    group = 0
+    previous: tuple[str, str] | None = None
+    for i, rule in enumerate(rules):
+        here = (rule.source, rule.source_label)
+        if previous is not None and here != previous:
+            group += 1
+        previous = here
+        keyed.append((group, rule.script is not None, i))
+    keyed.sort()
+    return [i for _, _, i in keyed]
 
 
 def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: ScriptRunner | None = None,

@@ -28,9 +28,17 @@ __all__ = ["MAX_CHARS", "clean"]
 MAX_CHARS = 2000
 
 # C0 controls but tab and newline, DEL, and C1 controls.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROLS = "[\x00-\x08\x0b-\x1f\x7f-\x9f]"
 # A rule tag as Finding.text writes it, spelled loosely; matched after NFKC folding.
-_TAG = re.compile(r"\[(\s*jouet[\s_-]*rule\s*:[^\]\n]*)\]?", re.IGNORECASE)
+_TAG = r"\[(\s*jouet[\s_-]*rule\s*:[^\]\n]*)\]?"
+_compiled: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(source: str) -> re.Pattern[str]:
+    found = _compiled.get(source)
+    if found is None:
+        found = _compiled[source] = re.compile(source, re.IGNORECASE)
+    return found
 
 
 def clean(message: str) -> str:
@@ -38,8 +46,11 @@ def clean(message: str) -> str:
     text = message
     if not text.isascii():
         text = _fold(text)
-    text = _CONTROLS.sub("\ufffd", text)
-    text = _TAG.sub(_untag, text)
+    # Most messages are plain printable text without a tag: no expression is compiled for them.
+    if not (text.isascii() and text.replace("\n", "").replace("\t", "").isprintable()):
+        text = _pattern(_CONTROLS).sub("\ufffd", text)
+    if "[" in text and "jouet" in text.lower():
+        text = _pattern(_TAG).sub(_untag, text)
     if len(text) > MAX_CHARS:
         text = text[:MAX_CHARS].rstrip() + f" [... cut by jouet: the message was {len(text)} characters]"
     return text

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 def broken(ruleset: RuleSet) -> list[dict[str, Any]]:
     """Every broken rule with each of its errors (file:line: message)."""
     out = []
-    for rule in ruleset.rules:
+    for rule in ruleset.broken():
         if rule.state == BROKEN:
             errors = (rule.error or f"{rule.file}:{rule.line}: it does not load").splitlines()
             out.append({"rule": rule.name, "scope": rule.source_label, "file": rule.file, "errors": errors})

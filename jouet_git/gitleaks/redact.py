@@ -4,9 +4,10 @@
 
 The ledger stores the commands agents run; before one is written, what gitleaks' rules would call a
 secret in it is replaced by [redacted]. Starting gitleaks costs about a second, so the rules are
-applied here instead: read once from the config compiled into the gitleaks binary, translated from
-Go's regular expressions to Python's (gitleaks/goregex.py), and cached under the cache directory,
-keyed by the binary's size, modification time and inode.
+applied here instead: those of the default config of the gitleaks release jouet pins, translated
+from Go's regular expressions to Python's (gitleaks/goregex.py) when jouet is released and shipped
+in gitleaks/default_rules.py. They are never read from a file another process can write, and they
+apply whichever gitleaks is installed, or none.
 
 Each rule runs only when one of its keywords occurs in the text (compared case-insensitively, as
 gitleaks does), so text without any keyword costs one lower-casing and a substring test per keyword,
@@ -17,17 +18,13 @@ rule's own and the global ones) are applied; allowlists that need a path or a co
 this redacts at least what gitleaks reports on the same line. Decoding passes (base64, hex, percent)
 are not followed: an encoded secret is redacted only when its encoded form matches a rule too.
 
-Without a gitleaks binary, or with a config that cannot be read, there are no rules here; the
-ledger's own patterns (ledger.redact) still apply.
-
-On the hook path: imports os, json and re; tomli and the binary are read only to (re)build the cache.
+On the hook path: imports re and the shipped keywords (gitleaks/default_keywords.py, one constant);
+the rules are imported, and a rule's expression compiled, only when one of its keywords occurs in the
+text.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
 import re
 
 TYPE_CHECKING = False
@@ -40,16 +37,30 @@ CACHE_FORMAT = 1
 class _Rules:
     """The translated rules and the keyword index of one gitleaks config."""
 
-    __slots__ = ("by_keyword", "compiled", "global_allow", "rules")
+    __slots__ = ("_data", "by_keyword", "compiled")
 
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.rules: list[dict[str, Any]] = data["rules"]
-        self.global_allow: list[dict[str, Any]] = data["allow"]
-        self.by_keyword: dict[str, list[int]] = {}
-        for index, rule in enumerate(self.rules):
-            for keyword in rule["kw"]:
-                self.by_keyword.setdefault(keyword, []).append(index)
+    def __init__(self, by_keyword: tuple[tuple[str, tuple[int, ...]], ...], data: Any = None) -> None:
+        self.by_keyword = by_keyword
+        # The rules themselves, loaded on the first keyword found (most commands hold none).
+        self._data: dict[str, Any] | None = data
         self.compiled: dict[str, re.Pattern[str] | None] = {}
+
+    @property
+    def rules(self) -> list[dict[str, Any]]:
+        rules: list[dict[str, Any]] = self.data()["rules"]
+        return rules
+
+    @property
+    def global_allow(self) -> list[dict[str, Any]]:
+        allow: list[dict[str, Any]] = self.data()["allow"]
+        return allow
+
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            from jouet_git.gitleaks import default_rules as shipped
+
+            self._data = {"rules": shipped.REDACT_RULES, "allow": shipped.REDACT_ALLOW}
+        return self._data
 
     def pattern(self, source: str) -> re.Pattern[str] | None:
         if source not in self.compiled:
@@ -72,7 +83,7 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
         return []
     lowered = text.lower() if text.isascii() else _go_lower(text)
     wanted: set[int] = set()
-    for keyword, indexes in rules.by_keyword.items():
+    for keyword, indexes in rules.by_keyword:
         if keyword in lowered:
             wanted.update(indexes)
     spans: list[tuple[int, int]] = []
@@ -144,63 +155,23 @@ def shannon_entropy(text: str) -> float:
     for char in text:
         counts[char] = counts.get(char, 0) + 1
     total = len(text)
-    return -sum(n / total * math.log2(n / total) for n in counts.values())
+    from math import log2
+
+    return -sum(n / total * log2(n / total) for n in counts.values())
 
 
-# --- the cache -------------------------------------------------------------------------------------
+# --- the rules -----------------------------------------------------------------------------------
 
 
 def _rules() -> _Rules | None:
-    from jouet_git.gitleaks.binary import find_gitleaks
+    """The rules of the default config of the gitleaks release jouet pins, as jouet ships them
+    (gitleaks/default_rules.py): never read from a file another process can write, and the same
+    whichever gitleaks is installed (or none)."""
+    if "shipped" not in _loaded:
+        from jouet_git.gitleaks.default_keywords import REDACT_KEYWORDS
 
-    binary = find_gitleaks()
-    if binary is None:
-        return None
-    if binary in _loaded:
-        return _loaded[binary]
-    rules = None
-    try:
-        st = os.stat(binary)
-        cache = _cache_path(st)
-        data = _read_cache(cache) if cache else None
-        if data is None:
-            data = build(binary)
-            if cache and data is not None:
-                _write_cache(cache, data)
-        rules = _Rules(data) if data is not None else None
-    except (OSError, ValueError, KeyError, TypeError):
-        rules = None
-    _loaded[binary] = rules
-    return rules
-
-
-def _cache_path(st: os.stat_result) -> str | None:
-    from jouet_git import paths
-
-    directory = paths.private_dir(os.path.join(paths.cache_dir(), "secrets"))
-    if directory is None:
-        return None
-    return os.path.join(directory, f"redact-{CACHE_FORMAT}-{st.st_size}-{st.st_mtime_ns}-{st.st_ino}.json")
-
-
-def _read_cache(path: str) -> dict[str, Any] | None:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("rules"), list) or not isinstance(data.get("allow"), list):
-        return None
-    return data
-
-
-def _write_cache(path: str, data: dict[str, Any]) -> None:
-    import contextlib
-
-    from jouet_git.store import write_atomic
-
-    with contextlib.suppress(OSError):
-        write_atomic(path, json.dumps(data, separators=(",", ":")), sync=False)
+        _loaded["shipped"] = _Rules(REDACT_KEYWORDS)
+    return _loaded["shipped"]
 
 
 def build(binary: str) -> dict[str, Any] | None:
@@ -211,6 +182,11 @@ def build(binary: str) -> dict[str, Any] | None:
         text = embedded_default(binary)
     except Unsure:
         return None
+    return build_from_text(text)
+
+
+def build_from_text(text: str) -> dict[str, Any] | None:
+    """The rules of the gitleaks config TEXT, translated for Python; None when it is not TOML."""
     import tomli
 
     try:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from jouet_git.call import Call
+    from jouet_git.engine.ruleset import RuleSet
 
 
 def serve(adapter: Adapter, event: str, argv: list[str]) -> int:
@@ -66,8 +67,6 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         if request.notice:
             outcome.notices.append(request.notice)
         return outcome
-    from jouet_git.engine import problems
-
     policy = None
     if adapter.honours_allow:
         # git's hooks: a person may let a commit through; an agent session may weaken nothing.
@@ -91,7 +90,7 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         # Rules that do not run (a broken file, a plugin whose copy changed, a source that could not be
         # read) are said wherever a decision is made, so nobody believes a rule guards them when it does not.
         if request.calls:
-            outcome.notices.extend(problems.notices(runner.ruleset(request.calls[0].cwd)))
+            outcome.notices.extend(_notices(runner.ruleset(request.calls[0].cwd)))
     elif request.kind == SCREEN:
         _screen(request, outcome)
         if request.remember and request.prompts is not None and request.session and outcome.screened is not None:
@@ -109,7 +108,7 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
             reads.forget_session(request.session)
         ruleset = runner.ruleset(request.cwd)
         outcome.primer = primer(ruleset)
-        outcome.notices.extend(problems.notices(ruleset))
+        outcome.notices.extend(_notices(ruleset))
         from jouet_git.engine import stop
 
         stop.session_started(runner, event_call(adapter, request, "session-start"))
@@ -122,6 +121,15 @@ def answer(adapter: Adapter, request: Request, environ: Mapping[str, str]) -> Ou
         # An adapter says the stop decision's failed rules to the person (common.Verdict).
         outcome.stop = decision
     return outcome
+
+
+def _notices(ruleset: RuleSet) -> list[str]:
+    """What to say about rules that do not run (engine/problems.py, imported only when there is any)."""
+    if not ruleset.has_notices():
+        return []
+    from jouet_git.engine import problems
+
+    return problems.notices(ruleset)
 
 
 def _recall_prompt(request: Request) -> None:

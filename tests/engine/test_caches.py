@@ -28,7 +28,8 @@ def test_every_cache_filled_with_garbage_is_rebuilt(tmp_path: Path) -> None:
     assert commit.returncode == 0, commit.stdout + commit.stderr
     caches = _caches()
     kinds = {p.parent.name for p in caches}
-    assert {"rulesets", "luau"} <= kinds, kinds
+    # Built-in scripts come translated with the package: they never fill the translation cache.
+    assert "rulesets" in kinds and "luau" not in kinds, kinds
     for path in caches:
         path.write_bytes(GARBAGE)
     (repo / "app.py").write_text("x = 3\n")

@@ -35,10 +35,12 @@ def tool(name: str, tool_input: dict[str, Any], cwd: Path) -> dict[str, Any] | N
     return hook(claude_payload("", cwd, tool_name=name, tool_input=tool_input), cwd)
 
 
-def denied(out: dict[str, Any] | None, rule: str) -> str:
+def denied(out: dict[str, Any] | None, rule: str | tuple[str, ...]) -> str:
+    """Assert the call was denied by RULE (or by one of several rules that each deny it)."""
     assert out is not None and out.get("permissionDecision") == "deny", out
     reason = str(out["permissionDecisionReason"])
-    assert reason.endswith(f"[jouet rule: {rule}]"), reason
+    rules = (rule,) if isinstance(rule, str) else rule
+    assert any(reason.endswith(f"[jouet rule: {name}]") for name in rules), reason
     return reason
 
 
@@ -245,7 +247,8 @@ def test_chmod_x_on_git_hooks_pre_commit(repo: Path) -> None:
     pytest.param("sed -i '/hooksPath/d' ~/.gitconfig", id="sed-i-global-gitconfig-hookspath"),
 ])
 def test_git_hook_attacks(repo: Path, command: str) -> None:
-    denied(bash(command, repo), "jouet-files")
+    # Pointing core.hooksPath away is also the hooks-path rule's: whichever runs first denies.
+    denied(bash(command, repo), ("jouet-files", "hooks-path") if "hooksPath" in command else "jouet-files")
 
 
 def test_git_config_editing_hookspath_with_the_edit_tool(repo: Path) -> None:

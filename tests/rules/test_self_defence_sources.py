@@ -102,10 +102,12 @@ def test_corrupt_claims_store(repo: Path) -> None:
         assert claim.returncode == 0, claim.stderr
         for store in state("claims").glob("*.json"):
             store.write_bytes(b"\x00\xff{broken")
-        # A write makes the claimed-path rule read the claims; the force push is still denied.
+        # A write makes the claimed-path rule read the claims: it says the store is damaged.
+        proc = hook("echo x > src/app.py", repo)
+        assert "claims store" in proc.stderr and "could not be used" in proc.stderr
+        # In one call with a force push, the push is denied (the shape rule runs before any script).
         proc = hook(f"echo x > src/app.py; {FORCE_PUSH}", repo)
         assert denial(proc).endswith("[jouet rule: force-push]")
-        assert "claims store" in proc.stderr and "could not be used" in proc.stderr
     finally:
         holder.kill()
         holder.wait()
@@ -152,24 +154,48 @@ def stash_and_dirty(repo: Path) -> None:
     (repo / "README.md").write_text("changed\n")
 
 
-def test_a_damaged_translated_script_cache_is_made_again(repo: Path) -> None:
+def test_built_in_scripts_never_come_from_the_cache_directory(repo: Path) -> None:
+    """Whatever an agent writes in jouet's cache, a built-in script rule runs as shipped."""
     stash_and_dirty(repo)
-    hook("git reset --hard", repo)  # reset-hard's translation is now in the cache
-    caches = list(Path(os.environ["JOUET_CACHE_DIR"], "luau").glob("*.lua"))
-    assert caches
-    for cache in caches:
-        cache.write_bytes(b"\xff not lua (")
+    assert denial(hook("git reset --hard", repo)).endswith("[jouet rule: reset-hard]")
+    luau = Path(os.environ["JOUET_CACHE_DIR"], "luau")
+    assert not list(luau.glob("*.lua")), "a built-in rule's translation was written to the cache"
+    luau.mkdir(parents=True, exist_ok=True)
+    (luau / "planted.lua").write_text('return { check = function() end }')
     assert denial(hook("git reset --hard", repo)).endswith("[jouet rule: reset-hard]")
 
 
+def user_script_rules(*rules: tuple[str, str]) -> None:
+    """Rules of the user's (NAME, SCRIPT BODY), each matching `git tag`, each with its script."""
+    folder = Path(os.environ["JOUET_CONFIG_DIR"], "rules")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, body in rules:
+        (folder / f"{name}.toml").write_text(
+            f'[[rule]]\nname = "{name}"\nmode = "deny"\nwhy = "w"\nscript = "{name}.luau"\n'
+            '[[rule.match]]\ncommand = "git tag"\n'
+            '[rule.examples]\nfires = ["git tag v1"]\nquiet = ["git status"]\n')
+        (folder / f"{name}.luau").write_text(body)
+
+
+DENY_TAGS = 'return { check = function(call) return jouet.deny("no tags here") end }\n'
+
+
+def test_a_damaged_translated_script_cache_is_made_again(repo: Path) -> None:
+    user_script_rules(("no-tags", DENY_TAGS))
+    assert denial(hook("git tag v1", repo)).endswith("[jouet rule: no-tags]")
+    caches = list(Path(os.environ["JOUET_CACHE_DIR"], "luau").glob("*.lua"))
+    assert caches  # the user's script was translated once and kept
+    for cache in caches:
+        cache.write_bytes(b"\xff not lua (")
+    assert denial(hook("git tag v1", repo)).endswith("[jouet rule: no-tags]")
+
+
 def test_a_script_rule_that_throws_is_reported_and_the_next_rule_decides(repo: Path) -> None:
-    stash_and_dirty(repo)
-    hook("git reset --hard", repo)
-    for cache in Path(os.environ["JOUET_CACHE_DIR"], "luau").glob("*.lua"):
-        cache.write_text('return { check = function() error("broken") end }')
-    proc = hook("git reset --hard; git stash drop", repo)
-    assert "reset-hard failed and said nothing" in proc.stderr
-    assert denial(proc).endswith("[jouet rule: stash-drop]")
+    user_script_rules(("a-throws", 'return { check = function() error("broken") end }\n'),
+                      ("b-no-tags", DENY_TAGS))
+    proc = hook("git tag v1", repo)
+    assert "a-throws failed and said nothing" in proc.stderr
+    assert denial(proc).endswith("[jouet rule: b-no-tags]")
 
 
 # -- folders and files that cannot be read ---------------------------------------------------------

@@ -422,22 +422,24 @@ def test_unknown_scope(repo: Path) -> None:
     assert scan(str(repo), "everything") == (None, reason)
 
 
-def test_rule_summary_is_cached_and_follows_config_edits(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rule_summary_is_shipped_and_follows_config_edits(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gitleaks = binary.find_gitleaks()
     assert gitleaks is not None
     top = str(repo)
-    first, how = config.summarize(gitleaks, config.resolve_source(top), top)
-    assert how in ("read", "cached") and first is not None
-    # A cached default summary needs no second look inside the binary.
+    # The pinned release's default config comes with jouet: no look inside the binary, no cache file.
     monkeypatch.setattr(config, "embedded_default", lambda binary: (_ for _ in ()).throw(AssertionError))
-    again, how = config.summarize(gitleaks, config.resolve_source(top), top)
-    assert how == "cached" and again is not None and again.keywords == first.keywords
+    first, how = config.summarize(gitleaks, config.resolve_source(top), top)
+    assert how == "shipped" and first is not None and "github_pat_" in first.keywords
     (repo / ".gitleaks.toml").write_text(rule_toml("x", "y{5}", "yyyyy"))
     custom, how = config.summarize(gitleaks, config.resolve_source(top), top)
     assert how == "read" and custom is not None and custom.keywords == ["yyyyy"]
     (repo / ".gitleaks.toml").write_text(rule_toml("x", "z{5}", "zzzzzz"))
     edited, how = config.summarize(gitleaks, config.resolve_source(top), top)
     assert how == "read" and edited is not None and edited.keywords == ["zzzzzz"]
+    (repo / ".gitleaks.toml").write_text('[extend]\nuseDefault = true\n' + rule_toml("x", "z{5}", "zzzzzz"))
+    extended, how = config.summarize(gitleaks, config.resolve_source(top), top)
+    assert extended is not None and set(first.keywords) | {"zzzzzz"} == set(extended.keywords)
+    assert not list(Path(os.environ["JOUET_CACHE_DIR"]).rglob("*.json"))
 
 
 def test_config_env_precedence(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

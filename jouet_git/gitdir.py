@@ -97,9 +97,10 @@ def common_dir(root: str) -> str | None:
     return repo.common_dir if repo is not None else None
 
 
-def index_entries(root: str) -> int | None:
-    """How many entries the index holds (what `git ls-files` counts), read from its header."""
-    repo = find(root)
+def index_entries(root: str, repo: Repo | None = None) -> int | None:
+    """How many entries the index holds (what `git ls-files` counts), read from its header (REPO:
+    the repository of ROOT when the caller found it already)."""
+    repo = repo if repo is not None and repo.root == root else find(root)
     if repo is None:
         return None
     try:

@@ -501,12 +501,14 @@ def call_guarded(call: Any, view: View | None = None) -> list[Guarded]:
     """Every guarded place CALL writes (for `requires = { guarded = true }` and `jouet check`)."""
     from jouet_git.call import KIND_EDIT, KIND_SHELL
 
-    view = view or View.here(call.cwd)
     found: list[Guarded] = []
+    # The view (the machine as this process sees it) is made only for a call that writes something:
+    # most calls write nothing, and finding the repository and jouet's programs costs more than reading.
     if call.kind == KIND_EDIT:
         edit = call.input if isinstance(call.input, dict) else {}
         patch = any(isinstance(v, str) and "*** " in v for v in edit.values())
         for path in edit_paths(call.path, edit):
+            view = view or View.here(call.cwd)
             hit = view.guarded(path, EDIT, edit=None if patch else edit)
             if hit is not None:
                 found.append(hit)
@@ -516,6 +518,7 @@ def call_guarded(call: Any, view: View | None = None) -> list[Guarded]:
         for write in writes(call.commands):
             if write.lost and not write.path.startswith(("/", "~", "$HOME")):
                 continue
+            view = view or View.here(call.cwd)
             hit = view.guarded(write.path, write.how, write.removes, write.key, call.command)
             if hit is not None:
                 found.append(hit)

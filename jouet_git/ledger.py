@@ -281,9 +281,18 @@ def append(record: dict[str, Any]) -> None:
     """Append RECORD as one line: one write(2) in O_APPEND mode, so concurrent hooks never interleave;
     then rotate the file if it has grown past max_bytes(). A line left unfinished by a process that
     died while writing is ended first, so it costs only itself."""
+    append_many([record])
+
+
+def append_many(records: list[dict[str, Any]]) -> None:
+    """Append RECORDS, one line each, in one write(2) (see append)."""
+    if not records:
+        return
     directory = paths.state_dir()
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "replace")
+    dumps = json.dumps
+    line = "".join(dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for record in records).encode("utf-8", "replace")
     target = os.path.join(directory, NAME)
     fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     if os.fstat(fd).st_size > 2 * max_bytes():

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     call = build_call(args.command, cwd, args.tool, args.path, args.exit_code, harness=args.harness)
     runner = Runner(record=not args.no_record)
     decision = runner.decide_and_record(call)
-    ruleset = runner.ruleset(call.cwd)
+    ruleset = runner.ruleset_for(call)
     if args.json:
         print(json.dumps(_with_broken(decision, ruleset), indent=2))
     else:
@@ -111,7 +111,16 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
     """Answer one call per input line, in one process, flushing each answer."""
     base = default_cwd or os.getcwd()
     runner = runner or Runner()
+    runner.hold_records()
+    try:
+        return _answer_lines(stdin, stdout, base, runner, harness)
+    finally:
+        runner.write_records()
+
+
+def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: str | None) -> int:
     write = stdout.write
+    waiting = _waiting(stdin)
     for number, line in enumerate(stdin, 1):
         if not line.strip():
             continue
@@ -128,10 +137,30 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
             call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
                               item.get("input") if isinstance(item.get("input"), dict) else None,
                               item.get("harness") if isinstance(item.get("harness"), str) else harness)
-            out: dict[str, Any] = _with_broken(runner.decide_and_record(call), runner.ruleset(call.cwd))
+            out: dict[str, Any] = _with_broken(runner.decide_and_record(call), runner.ruleset_for(call))
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)
             out = {"error": f"line {number}: {message}"}
+        if not waiting():
+            runner.write_records()  # the client may wait for this answer: its ledger line goes first
         write(json.dumps(out) + "\n")
         stdout.flush()
     return 0
+
+
+def _waiting(stdin: Any) -> Any:
+    """A function saying whether more input is already there (so ledger lines may wait for the
+    next answers); without a file descriptor to ask, never."""
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return lambda: False
+    import select
+
+    def waiting() -> bool:
+        try:
+            return bool(select.select([fd], [], [], 0)[0])
+        except (OSError, ValueError):
+            return False
+
+    return waiting

@@ -114,13 +114,27 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
     """Whether the command keys of M hold for COMMAND (OTHERS: the call's other commands)."""
     parsed: Parsed | None = None
     assert m.command is not None
-    for pattern in m.command:
+    # First the keys about the command as a whole, which need no reading of its options (every key
+    # must hold, so the order changes nothing but the cost).
+    if m.via is not None and not any(wildcard.any_matches(m.via, v) for v in command.via):
+        return False
+    if m.background is not None and (command.background or call.background) != m.background:
+        return False
+    if m.stdout_to is not None and (
+        command.stdout_to is None or not wildcard.any_matches(m.stdout_to, command.stdout_to)
+    ):
+        return False
+    if m.exit_code is not None and command.status not in m.exit_code:
+        return False
+    if m.prints is not None and prints(command) != m.prints:
+        return False
+    if m.env is not None and not any(wildcard.any_matches(m.env, name) for name in assigned(command)):
+        return False
+    for pattern in m.patterns_for(command.program):
         parsed = read_command(pattern, command, m.value_flags)
         if parsed is not None:
             break
     if parsed is None:
-        return False
-    if m.via is not None and not any(wildcard.any_matches(m.via, v) for v in command.via):
         return False
     if m.flags is not None and not any(f in parsed.flags for f in m.flags):
         return False
@@ -134,8 +148,6 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
         return False
     if m.max_args is not None and len(parsed.args) > m.max_args:
         return False
-    if m.background is not None and (command.background or call.background) != m.background:
-        return False
     if m.text is not None:
         haystack = command.argv[1:] + command.heredocs
         if command.stdin_from is not None:
@@ -144,16 +156,6 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
             search = _regex(regex).search
             if not any(search(word) for word in haystack):
                 return False
-    if m.prints is not None and prints(command) != m.prints:
-        return False
-    if m.stdout_to is not None and (
-        command.stdout_to is None or not wildcard.any_matches(m.stdout_to, command.stdout_to)
-    ):
-        return False
-    if m.exit_code is not None and command.status not in m.exit_code:
-        return False
-    if m.env is not None and not any(wildcard.any_matches(m.env, name) for name in assigned(command)):
-        return False
     if m.with_ is not None and not any(
         command_matches(m.with_, other, call, [], ctx) for other in others if other is not command
     ):

@@ -35,7 +35,7 @@ class Matcher:
     """One [rule.match] table: every key it sets must hold."""
 
     __slots__ = (
-        "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "fnox", "input",
+        "_patterns", "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "fnox", "input",
         "literal_programs", "max_args", "min_code_lines", "min_read_lines", "min_tracked_files", "paths", "prints",
         "programs", "reads", "secret_args", "secret_files", "secret_vars", "seen", "stdout_to", "text", "tool",
         "unless_args", "unless_flags", "unless_input", "unless_paths", "unless_with", "value_flags",
@@ -55,6 +55,8 @@ class Matcher:
         self.literal_programs: frozenset[str] = frozenset(
             p for p in self.programs or () if not ("*" in p or "?" in p or "\\" in p))
         self.wild_programs: tuple[str, ...] = tuple(p for p in self.programs or () if p not in self.literal_programs)
+        # The command patterns that can match each program name seen, in order (patterns_for).
+        self._patterns: dict[str, tuple[tuple[str, ...], ...]] = {}
         self.via = _tuple(data.get("via"))
         self.flags = _tuple(data.get("flags"))
         self.unless_flags = _tuple(data.get("unless_flags"))
@@ -91,6 +93,17 @@ class Matcher:
         self.secret_vars: bool | None = data.get("secret_vars")
         self.secret_args: bool | None = data.get("secret_args")
 
+    def patterns_for(self, program: str) -> tuple[tuple[str, ...], ...]:
+        """The command patterns whose program word matches PROGRAM, in the order they are written."""
+        found = self._patterns.get(program)
+        if found is None:
+            from jouet_git.engine import wildcard
+
+            found = tuple(p for p in self.command or () if wildcard.matcher(p[0])(program))
+            if len(self._patterns) < 4096:  # program names come from calls: keep the memo bounded
+                self._patterns[program] = found
+        return found
+
 
 def _tuple(value: Any) -> tuple[str, ...] | None:
     if value is None:
@@ -104,7 +117,7 @@ class Rule:
     """A rule with where it came from and whether it runs."""
 
     __slots__ = (
-        "author", "created", "data", "error", "examples", "file", "line", "matchers", "message",
+        "_matchers", "author", "created", "data", "error", "examples", "file", "line", "message",
         "mode", "name", "needs", "on", "only_warns", "primer", "requires", "requires_claims", "requires_guarded",
         "scope", "script",
         "source", "source_label", "state", "state_detail", "suggest", "why",
@@ -132,7 +145,8 @@ class Rule:
         self.requires_claims: bool = requires.get("claims") is True
         # Runs only when the call writes one of jouet's own files or hooks (jouet_git/guarded.py).
         self.requires_guarded: bool = requires.get("guarded") is True
-        self.matchers = [Matcher(m) for m in data.get("match") or ()]
+        # Made on first use: rebuilding a rule set after an edit reads a thousand rules and matches none.
+        self._matchers: list[Matcher] | None = None
         self.examples: dict[str, list[Any]] = data.get("examples") or {}
         self.script: str | None = data.get("script_path")
         self.on: str = data.get("on", "pre-tool-use")
@@ -142,6 +156,18 @@ class Rule:
         self.error: str | None = None
         # Why a rule of yours only warns whatever its mode says (missing examples), or "".
         self.only_warns = ""
+
+    @property
+    def matchers(self) -> list[Matcher]:
+        """The rule's [rule.match] tables."""
+        matchers = self._matchers
+        if matchers is None:
+            matchers = self._matchers = [Matcher(m) for m in self.data.get("match") or ()]
+        return matchers
+
+    @matchers.setter
+    def matchers(self, value: list[Matcher]) -> None:
+        self._matchers = value
 
     @property
     def legacy(self) -> bool:

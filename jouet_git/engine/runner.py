@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
     from jouet_git.engine.model import Rule
 
+# How many ledger lines, and for how long, a stream of calls may hold back (Runner.hold_records).
+HELD_LINES = 256
+HELD_SECONDS = 0.5
+
 _SEARCH_PROGRAMS = frozenset({"grep", "rg", "egrep", "fgrep", "ag", "ack", "git-grep"})
 
 
@@ -63,7 +67,8 @@ class _Repository:
 class Runner:
     """Turns Calls into Decisions for every entry point, and records them."""
 
-    __slots__ = ("_repos", "_state", "allow", "disable_only", "kept_on", "record_calls", "use_cache")
+    __slots__ = ("_decided", "_pending", "_pending_since", "_repos", "_state", "allow", "disable_only", "kept_on",
+                 "record_calls", "use_cache")
 
     def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True,
                  disable_only: frozenset[str] | None = None) -> None:
@@ -79,20 +84,43 @@ class Runner:
         self._repos: dict[str | None, _Repository] = {}
         # The last call decided and its state (what it reads), for record() to remember.
         self._state: tuple[Call, Any] | None = None
+        # The last call decided and its repository, so that recording it and showing its rule set
+        # look for the repository root once per call (never across calls: a stream of calls may
+        # run while a repository is made or removed).
+        self._decided: tuple[Call, str, _Repository] | None = None
+        # Ledger lines held back to be written together (hold_records), and since when.
+        self._pending: list[dict[str, Any]] | None = None
+        self._pending_since = 0.0
 
     def _repository(self, cwd: str) -> _Repository:
-        root = gitdir.find_root(cwd)
+        return self._found(cwd)[0]
+
+    def _found(self, cwd: str) -> tuple[_Repository, gitdir.Repo | None]:
+        """What the runner keeps for the repository around CWD, and that repository as found now."""
+        found = gitdir.find(cwd)
+        root = found.root if found is not None else None
         repo = self._repos.get(root)
         if repo is None:
             ruleset = load_root(root, self.use_cache)
             if self.disable_only is not None:
                 self.kept_on.extend(n for n in _switch_back_on(ruleset, self.disable_only) if n not in self.kept_on)
             repo = self._repos[root] = _Repository(root, ruleset)
-        return repo
+        return repo, found
 
     def ruleset(self, cwd: str) -> RuleSet:
         """The rule set that applies in CWD (loaded once per repository root)."""
         return self._repository(cwd).ruleset
+
+    def _repository_of(self, call: Call) -> _Repository:
+        """The repository CALL was decided in (found again for a call not just decided)."""
+        decided = self._decided
+        if decided is not None and decided[0] is call and call.cwd == decided[1]:
+            return decided[2]
+        return self._repository(call.cwd)
+
+    def ruleset_for(self, call: Call) -> RuleSet:
+        """The rule set CALL was decided with (the one that applies in its directory)."""
+        return self._repository_of(call).ruleset
 
     def decide(self, call: Call, only: list[Rule] | None = None) -> Decision:
         """What the rules that apply in the call's directory decide about CALL.
@@ -100,8 +128,9 @@ class Runner:
         ONLY decides with those rules instead (each as if enabled), for `jouet rule test --command`.
         """
         started = time.perf_counter()
-        repo = self._repository(call.cwd)
-        ctx = context_for(call, repo.root)
+        repo, found = self._found(call.cwd)
+        self._decided = (call, call.cwd, repo)
+        ctx = context_for(call, repo.root, found)
         self._state = (call, ctx.state)
         if only is not None:
             decision = decide(only, call, ctx, repo.scripts)
@@ -127,11 +156,39 @@ class Runner:
         from jouet_git import ledger
 
         try:
-            root = self._repository(call.cwd).root
-            ledger.append(ledger.entry(call, decision, root, decision.ms, extra))
+            root = self._repository_of(call).root
+            line = ledger.entry(call, decision, root, decision.ms, extra)
+            pending = self._pending
+            if pending is None:
+                ledger.append(line)
+            else:
+                if not pending:
+                    self._pending_since = time.monotonic()
+                pending.append(line)
+                if len(pending) >= HELD_LINES or time.monotonic() - self._pending_since > HELD_SECONDS:
+                    self.write_records()
         except (OSError, ValueError):
             pass
         self._note_read(call, decision)
+
+    def hold_records(self) -> None:
+        """Hold ledger lines back and write them together (at most HELD_LINES of them, for at most
+        HELD_SECONDS between calls), for a stream of calls: write_records() writes what is held."""
+        if self._pending is None:
+            self._pending = []
+
+    def write_records(self) -> None:
+        """Write the ledger lines held back (never raises)."""
+        pending = self._pending
+        if not pending:
+            return
+        from jouet_git import ledger
+
+        self._pending = []
+        try:
+            ledger.append_many(pending)
+        except (OSError, ValueError):  # a full disk must not break the stream
+            return
 
     def _note_read(self, call: Call, decision: Decision) -> None:
         """Remember what a read showed the session, for `seen` (jouet_git/reads.py)."""
@@ -174,14 +231,14 @@ def record_unanswered(harness: str, event: str, what: str, message: str) -> None
     ledger.append(ledger.unanswered(harness, event, what, message))
 
 
-def context_for(call: Call, root: str | None) -> Context:
+def context_for(call: Call, root: str | None, found: gitdir.Repo | None = None) -> Context:
     """What matching needs beyond the call: how many files the work tree tracks, for searches, and
     the state keys' answers, worked out from the disk when a matcher first asks."""
     from jouet_git.engine.state import HookState
 
     tracked: int | None = None
     if root is not None and _is_search(call):
-        tracked = gitdir.index_entries(root)
+        tracked = gitdir.index_entries(root, found)
     return Context(tracked_files=tracked, state=HookState(call))
 
 

@@ -1,0 +1,121 @@
+"""`jouet check --jsonl` does each call's work once: the repository root is looked for once a call
+(never remembered across calls, so a repository made in the middle of a stream is seen), the view
+of jouet's own files is made only for a call that writes something, and the ledger lines of a
+stream that keeps coming are written together, while a client that waits for its answer finds its
+ledger line written too."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from testing import git, jouet_exe, make_repo
+
+from jouet_git import gitdir, guarded, ledger
+from jouet_git.commands.check import run_jsonl
+from jouet_git.engine import runner as runner_module
+from jouet_git.engine.runner import Runner
+
+
+def _lines(commands: list[str], cwd: Path | None = None) -> str:
+    return "".join(json.dumps({"command": c, **({"cwd": str(cwd)} if cwd else {})}) + "\n" for c in commands)
+
+
+def _ledger() -> list[dict[str, Any]]:
+    try:
+        with open(ledger.path(), encoding="utf-8") as f:
+            return [json.loads(line) for line in f]
+    except FileNotFoundError:
+        return []
+
+
+def _count(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, counts: dict[str, int]) -> None:
+    original = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counts[name] = counts.get(name, 0) + 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+
+
+def test_the_root_is_looked_for_once_a_call_and_the_view_only_for_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r", {"app.py": "x = 1\n"})
+    counts: dict[str, int] = {}
+    _count(monkeypatch, gitdir, "find", counts)
+    _count(monkeypatch, guarded.View, "here", counts)
+    quiet = ["git status", "ls -la", "git log --oneline -5", "grep -rn TODO src", "npm test"]
+    run_jsonl(io.StringIO(_lines(quiet[:1])), io.StringIO(), str(repo), Runner())  # builds the rule cache
+    counts.clear()
+    out = io.StringIO()
+    run_jsonl(io.StringIO(_lines(quiet * 4)), out, str(repo), Runner())
+    assert len(out.getvalue().splitlines()) == 20
+    # One a call: deciding, counting a search's files, the ledger and the answer share it.
+    assert counts.get("find") == 20, counts
+    assert "here" not in counts, counts  # nothing written, no view of jouet's files
+    assert len(_ledger()) == 21 and {line["repo"] for line in _ledger()} == {str(repo)}
+    counts.clear()
+    out = io.StringIO()
+    run_jsonl(io.StringIO(_lines(["echo x > notes.txt"])), out, str(repo), Runner())
+    assert counts.get("here") == 1, counts
+
+
+def test_a_repository_made_during_a_stream_is_seen(tmp_path: Path) -> None:
+    place = tmp_path / "later"
+    place.mkdir()
+
+    def stream() -> Any:
+        yield _lines(["git status"], place)
+        git(place, "init", "-q")  # between two lines of the same stream
+        yield _lines(["git status"], place)
+
+    run_jsonl(stream(), io.StringIO(), str(place), Runner())
+    roots = [line["repo"] for line in _ledger()]
+    assert roots == [None, str(place)], roots
+
+
+def test_a_stream_writes_its_ledger_lines_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    counts: dict[str, int] = {}
+    _count(monkeypatch, ledger, "append_many", counts)
+    commands = ["git status", "git add -A", "ls"] * 200
+    read, write = os.pipe()
+    text = _lines(commands)
+    # All the input is there before the first answer (as from a file or a fast producer).
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child only feeds the pipe
+        os.close(read)
+        os.write(write, text.encode())  # more than a pipe holds: the child blocks until read
+        os._exit(0)
+    os.close(write)
+    out = io.StringIO()
+    with os.fdopen(read, encoding="utf-8") as stdin:
+        run_jsonl(stdin, out, str(tmp_path), Runner())
+    os.waitpid(pid, 0)
+    assert len(out.getvalue().splitlines()) == 600
+    assert [line["decision"] for line in _ledger()] == ["none", "deny", "none"] * 200
+    # 600 lines in few writes: at most HELD_LINES a write, plus those written when the input ran dry
+    # for a moment (the feeding child writes in pipe-sized pieces).
+    assert counts["append_many"] <= 600 // runner_module.HELD_LINES + 20, counts
+
+
+def test_a_client_that_waits_finds_its_answer_and_its_ledger_line(tmp_path: Path) -> None:
+    proc = subprocess.Popen([*jouet_exe(), "check", "--jsonl"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            cwd=tmp_path, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for number, command in enumerate(["git add -A", "git status", "git push --force"], 1):
+            proc.stdin.write(_lines([command]))
+            proc.stdin.flush()
+            answer = json.loads(proc.stdout.readline())
+            assert answer["decision"] in ("deny", "none")
+            assert len(_ledger()) == number  # written before the answer came back
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert [line["decision"] for line in _ledger()] == ["deny", "none", "deny"]

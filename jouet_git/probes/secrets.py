@@ -23,6 +23,8 @@ The probe only reads: git runs with GIT_OPTIONAL_LOCKS=0, nothing is staged, no 
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -142,12 +144,9 @@ def scan(
         LAST.precheck = "nothing to scan"
         return [], None
 
-    import shutil
-    import tempfile
-
     from jouet_git.gitleaks import committed
 
-    work = tempfile.mkdtemp(prefix="jouet-secrets-")
+    work = _work_dir()
     try:
         try:
             base = committed.boundary(repo.toplevel, revisions, end) if scope == "outgoing" else repo.head
@@ -183,7 +182,41 @@ def scan(
             return None, f"cannot run gitleaks ({gitleaks}): {error.strerror}"
         return found, None
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        _remove(work)
+
+
+def _work_dir() -> str:
+    """A new private directory for one scan (what tempfile.mkdtemp makes, without importing tempfile
+    and random on every commit's hook)."""
+    base = os.environ.get("TMPDIR") or "/tmp"
+    for _ in range(100):
+        path = os.path.join(base, f"jouet-secrets-{os.urandom(6).hex()}")
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            continue
+        return path
+    raise OSError(f"cannot make a private directory in {base} for the secret scan")
+
+
+def _remove(work: str) -> None:
+    """Remove WORK, the scan's own directory, and what the scan wrote in it (never raises)."""
+    for base, dirs, files in os.walk(work, topdown=False):
+        for name in files:
+            _quietly(os.unlink, os.path.join(base, name))
+        for name in dirs:
+            path = os.path.join(base, name)
+            _quietly(os.unlink if os.path.islink(path) else os.rmdir, path)
+    _quietly(os.rmdir, work)
+
+
+def _quietly(remove: Any, path: str) -> bool:
+    """REMOVE(PATH); whether it worked."""
+    try:
+        remove(path)
+    except OSError:
+        return False
+    return True
 
 
 def _files(count: int) -> str:

@@ -1,0 +1,48 @@
+"""A commit's secret scan through git's pre-commit hook imports no tempfile, shutil or random (a
+keyword-free change never needs them, and they cost a commit about a tenth of jouet's start), and
+leaves no work directory behind, whether gitleaks ran or not."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from testing import git, make_repo
+
+CODE = ("import sys\nfrom jouet_git.cli import main\ncode = main(['hook', 'git', 'pre-commit'])\n"
+        "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)))\nsys.exit(code)\n")
+
+
+def _hook(repo: Path, tmp: Path) -> tuple[int, set[str], str]:
+    proc = subprocess.run([sys.executable, "-c", CODE], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, "TMPDIR": str(tmp)})
+    text, _, modules = proc.stderr.rpartition("MODULES ")
+    return proc.returncode, set(modules.split()), text
+
+
+def test_a_keyword_free_commit_imports_no_temporary_files_module(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    (repo / "notes.md").write_text("start\nplain prose, nothing to see\n")
+    git(repo, "add", "notes.md")
+    _hook(repo, tmp)  # builds the rule set cache, as the first hook after an install does
+    code, modules, said = _hook(repo, tmp)
+    assert code == 0, said
+    assert "jouet_git.engine.build" not in modules
+    assert "jouet_git.probes.secrets" in modules  # the scan did run (and its pre-check skipped gitleaks)
+    assert not {"tempfile", "shutil", "random"} & modules, {"tempfile", "shutil", "random"} & modules
+    assert list(tmp.iterdir()) == []
+
+
+def test_a_scan_that_runs_gitleaks_leaves_no_work_directory(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    (repo / "config.py").write_text('AWS = "AKIAZ7VRSQ5TJN2XMY6K"\naws_secret = "the api token"\n')
+    git(repo, "add", "config.py")
+    code, modules, said = _hook(repo, tmp)
+    assert code == 1 and "secret" in said.lower(), said
+    assert list(tmp.iterdir()) == []

@@ -43,6 +43,6 @@ def test_a_scan_that_runs_gitleaks_leaves_no_work_directory(tmp_path: Path) -> N
     tmp.mkdir()
     (repo / "config.py").write_text('AWS = "AKIAZ7VRSQ5TJN2XMY6K"\naws_secret = "the api token"\n')
     git(repo, "add", "config.py")
-    code, modules, said = _hook(repo, tmp)
+    code, _modules, said = _hook(repo, tmp)
     assert code == 1 and "secret" in said.lower(), said
     assert list(tmp.iterdir()) == []

@@ -97,18 +97,26 @@ def _too_large(text: str) -> bool:
 
 def must_scan(summary: RuleSummary, fragments: Iterable[Fragment]) -> tuple[bool, str]:
     """Whether gitleaks could find something in FRAGMENTS, and why (for the record)."""
-    allow = _compiled(summary.allow_paths) if summary.allow_paths else []
+    # The allowlisted paths are compiled only for a fragment that would need a scan (most commits
+    # hold no keyword, and compiling them cost more than the rest of the pre-check).
+    allow: list[Pattern[str] | None] | None = None
     path_rules = _compiled(summary.path_rules) if summary.path_rules else []
     keywords = tuple(summary.keywords)
     for fragment in fragments:
-        if _allowlisted(fragment.path, allow):
-            continue
         if path_rules and _path_rule_fires(fragment.path, path_rules):
-            return True, f"{fragment.path}: a path-only rule matches its name"
-        if summary.always:
-            return True, "the config has a rule without keywords"
-        if _too_large(fragment.text):
-            return True, f"{fragment.path}: too large to pre-check exactly"
-        if fragment_has_keyword(fragment.text, keywords):
-            return True, f"{fragment.path}: holds a rule keyword"
+            why = f"{fragment.path}: a path-only rule matches its name"
+        elif summary.always:
+            why = "the config has a rule without keywords"
+        elif _too_large(fragment.text):
+            why = f"{fragment.path}: too large to pre-check exactly"
+        elif fragment_has_keyword(fragment.text, keywords):
+            why = f"{fragment.path}: holds a rule keyword"
+        else:
+            continue
+        if summary.allow_paths:
+            if allow is None:
+                allow = _compiled(summary.allow_paths)
+            if _allowlisted(fragment.path, allow):
+                continue
+        return True, why
     return False, "no keyword of any rule in the lines to scan"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -73,7 +74,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="jouet-secrets-bench-") as base:
         os.environ["JOUET_CACHE_DIR"] = os.path.join(base, "cache")
         from jouet_git import gitrun
-        from jouet_git.gitleaks import binary, config, diff, scanner
+        from jouet_git.gitleaks import binary, committed, diff, scanner
         from jouet_git.probes.secrets import LAST, scan
 
         gitleaks = binary.find_gitleaks()
@@ -93,8 +94,12 @@ def main() -> int:
             end = time.monotonic() + 60
             top = diff.open_repo(repo, end)
             changes = diff.staged(top, repo, end, diff.Budget(1 << 20))
-            source = config.resolve_source(top.toplevel)
-            result = scanner.scan_tree(gitleaks, top.toplevel, changes, source, end)
+            work = tempfile.mkdtemp(prefix="jouet-bench-")
+            try:
+                allow = committed.prepare(top.toplevel, top.head, work, end)
+                result = scanner.scan_tree(gitleaks, changes, allow, work, end)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
             assert result == []
 
         times: dict[str, list[float]] = {"precheck": [], "gitleaks": []}

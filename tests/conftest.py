@@ -21,6 +21,11 @@ def pytest_configure(config: pytest.Config) -> None:
     atexit.register(shutil.rmtree, base, True)
     for name in _DIRS:
         os.environ[name] = os.path.join(base, name.lower())
+    # gitleaks' default config is generated beside the sources on first use (jouet_git/gitleaks/default.py):
+    # made here, once, so that no test depends on whether an earlier one made it (or hid gitleaks first).
+    from jouet_git.gitleaks import default
+
+    default.head()
 
 
 @pytest.fixture(autouse=True)

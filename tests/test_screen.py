@@ -295,4 +295,4 @@ def test_rule_specs_follow_the_config_and_are_never_cached(tmp_path: Path) -> No
     specs, why = config.rule_specs(GITLEAKS, source, str(tmp_path))
     assert why == "read" and specs is not None and [s.id for s in specs] == ["two"]
     default, why = config.rule_specs(GITLEAKS, config.ConfigSource("default"), str(tmp_path))
-    assert why == "shipped" and default is not None and len(default) > 200
+    assert why == "generated" and default is not None and len(default) > 200

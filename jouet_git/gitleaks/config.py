@@ -12,12 +12,13 @@ rules, allowlisted paths), or None with a reason when anything is not certain, i
 caller runs gitleaks.
 
 The summary decides whether gitleaks runs at all, so it never comes from a file another process can
-write. The default config of the gitleaks release jouet pins is read once, when jouet is released,
-into jouet_git/gitleaks/default_rules.py (scripts/ship-gitleaks-default; a test checks it against
-the binary): a gitleaks whose default config is that one (the bundled binary of that version, or
-any binary whose embedded config has the same hash) is summarized from it without parsing anything.
-Any other config (a repository's, a commit's, another release's default) is read from its files in
-each process that scans, a config that extends the default taking the shipped rules as its base.
+write. The default config of the gitleaks release jouet pins is generated with the package
+(gitleaks/default.py: in the wheel when it is built, beside the sources in a source checkout) by
+derive_default(): a gitleaks whose default config is that one (the official bundled binary of that
+release, or any binary whose embedded config has the same hash) is summarized from it without
+parsing anything. Any other config (a repository's, a commit's, another release's default) is read
+from its files in each process that scans, a config that extends the default taking the generated
+rules as its base; so is the default config itself when there is no generated data.
 """
 
 from __future__ import annotations
@@ -299,7 +300,7 @@ def _summary(rules: dict[str, _Rule], allow: list[str]) -> RuleSummary:
     return RuleSummary(sorted({go_lower(k) for k in keywords if k}), always, path_rules, allow)
 
 
-# --- the default config, shipped or read -------------------------------------------------------------
+# --- the default config, generated or read -----------------------------------------------------------
 
 _defaults: dict[str, tuple[dict[str, _Rule], list[str], bool]] = {}
 
@@ -310,28 +311,38 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def is_shipped(binary: str) -> bool:
-    """Whether BINARY's default config is the one jouet ships (gitleaks/default_rules.py)."""
+def is_generated(binary: str) -> bool:
+    """Whether BINARY's default config is the one generated with jouet (gitleaks/default.py)."""
     default_config(binary)
     return _defaults[binary][2]
 
 
 def default_config(binary: str) -> tuple[dict[str, _Rule], list[str]]:
-    """The rules (by id) and allowlisted paths of the default config inside BINARY: the shipped ones
-    when it is the release jouet pins, else read out of the binary (raises Unsure)."""
+    """The rules (by id) and allowlisted paths of the default config inside BINARY: the generated ones
+    when it is the config they were made from, else read out of the binary (raises Unsure)."""
     known = _defaults.get(binary)
     if known is None:
-        from jouet_git.gitleaks import default_rules as shipped
+        from jouet_git.gitleaks import default as generated
 
-        if _bundled_release(binary) == shipped.VERSION:
-            rules, allow, same = _shipped_rules(), list(shipped.ALLOW_PATHS), True
-        else:
-            text = embedded_default(binary)
-            if _sha256(text) == shipped.CONFIG_SHA256:
-                rules, allow, same = _shipped_rules(), list(shipped.ALLOW_PATHS), True
+        head = generated.head()
+        text = None
+        same = False
+        if head is not None:
+            if head["official"] and head["version"] is not None and _bundled_release(binary) == head["version"]:
+                same = True
             else:
-                rules, allow = _Reader(binary, "/").translate(text, MAX_EXTEND_DEPTH, "the default config")
-                same = False
+                text = embedded_default(binary)
+                same = _sha256(text) == head["config_sha256"]
+        body = generated.body() if same else None
+        if body is not None:
+            rules = {rule_id: _Rule(regex, path, list(keywords), float(entropy), int(group))
+                     for rule_id, (regex, path, keywords, entropy, group) in body["rules"].items()}
+            allow = list(body["allow_paths"])
+        else:
+            if text is None:
+                text = embedded_default(binary)
+            rules, allow = _Reader(binary, "/").translate(text, MAX_EXTEND_DEPTH, "the default config")
+            same = False
         known = _defaults[binary] = (rules, allow, same)
     return known[0], known[1]
 
@@ -346,17 +357,9 @@ def _bundled_release(binary: str) -> str | None:
     return _bundled_version(binary)
 
 
-def _shipped_rules() -> dict[str, _Rule]:
-    from jouet_git.gitleaks import default_rules as shipped
-
-    return {rule_id: _Rule(regex, path, list(keywords), float(entropy), int(group))
-            for rule_id, (regex, path, keywords, entropy, group) in shipped.RULES.items()}
-
-
 def derive_default(binary: str) -> dict[str, Any]:
-    """What jouet ships about the default config inside BINARY (scripts/ship-gitleaks-default writes it
-    to gitleaks/default_rules.py): its hash, its rules and allowlisted paths, and the rules the ledger
-    redacts with."""
+    """What jouet generates about the default config inside BINARY (gitleaks/default.py): its hash,
+    its rules and allowlisted paths, and the rules the ledger redacts with (raises Unsure)."""
     from jouet_git.gitleaks.redact import build_from_text
 
     text = embedded_default(binary)
@@ -381,14 +384,14 @@ def _read_chain(binary: str, source: ConfigSource, toplevel: str) -> tuple[dict[
 def summarize(binary: str, source: ConfigSource, toplevel: str,
               use_cache: bool = True) -> tuple[RuleSummary | None, str]:
     """The RuleSummary of SOURCE as gitleaks at BINARY will read it, or None and why not. The second
-    value says how it was had: "shipped" (the default config jouet ships) or "read"."""
+    value says how it was had: "generated" (the default config generated with jouet) or "read"."""
     try:
         rules, allow = _read_chain(binary, source, toplevel)
         summary = _summary(rules, allow)
     except Unsure as error:
         return None, str(error)
-    shipped = source.kind == "default" and is_shipped(binary)
-    return summary, "shipped" if shipped else "read"
+    generated = source.kind == "default" and is_generated(binary)
+    return summary, "generated" if generated else "read"
 
 
 class RuleSpec:
@@ -432,8 +435,8 @@ def rule_specs(binary: str, source: ConfigSource, toplevel: str,
         return None, str(error)
     specs = [RuleSpec(rule_id, rule.regex, sorted({go_lower(k) for k in rule.keywords}), rule.entropy,
                       rule.secret_group) for rule_id, rule in rules.items()]
-    shipped = source.kind == "default" and is_shipped(binary)
-    return specs, "shipped" if shipped else "read"
+    generated = source.kind == "default" and is_generated(binary)
+    return specs, "generated" if generated else "read"
 
 
 def has_relative_extend(source: ConfigSource, toplevel: str) -> bool:

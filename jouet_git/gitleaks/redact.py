@@ -5,9 +5,11 @@
 The ledger stores the commands agents run; before one is written, what gitleaks' rules would call a
 secret in it is replaced by [redacted]. Starting gitleaks costs about a second, so the rules are
 applied here instead: those of the default config of the gitleaks release jouet pins, translated
-from Go's regular expressions to Python's (gitleaks/goregex.py) when jouet is released and shipped
-in gitleaks/default_rules.py. They are never read from a file another process can write, and they
-apply whichever gitleaks is installed, or none.
+from Go's regular expressions to Python's (gitleaks/goregex.py) and generated with the package
+(gitleaks/default.py: when the wheel is built, or beside the sources of a source checkout). They are
+never read from a file another process can write, and once generated they apply whichever gitleaks
+is installed, or none. Without them (no gitleaks to generate them from) only the ledger's own
+patterns apply (ledger.redact).
 
 Each rule runs only when one of its keywords occurs in the text (compared case-insensitively, as
 gitleaks does), so text without any keyword costs one lower-casing and a substring test per keyword,
@@ -18,8 +20,8 @@ rule's own and the global ones) are applied; allowlists that need a path or a co
 this redacts at least what gitleaks reports on the same line. Decoding passes (base64, hex, percent)
 are not followed: an encoded secret is redacted only when its encoded form matches a rule too.
 
-On the hook path: imports re and the shipped keywords (gitleaks/default_keywords.py, one constant);
-the rules are imported, and a rule's expression compiled, only when one of its keywords occurs in the
+On the hook path: imports re and reads the generated keyword index (gitleaks/default.py: head());
+the rules are decoded, and a rule's expression compiled, only when one of its keywords occurs in the
 text.
 """
 
@@ -30,8 +32,6 @@ import re
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-CACHE_FORMAT = 1
 
 
 class _Rules:
@@ -57,9 +57,11 @@ class _Rules:
 
     def data(self) -> dict[str, Any]:
         if self._data is None:
-            from jouet_git.gitleaks import default_rules as shipped
+            from jouet_git.gitleaks import default
 
-            self._data = {"rules": shipped.REDACT_RULES, "allow": shipped.REDACT_ALLOW}
+            body = default.body()
+            self._data = ({"rules": body["redact_rules"], "allow": body["redact_allow"]} if body is not None
+                          else {"rules": [], "allow": []})
         return self._data
 
     def pattern(self, source: str) -> re.Pattern[str] | None:
@@ -164,14 +166,14 @@ def shannon_entropy(text: str) -> float:
 
 
 def _rules() -> _Rules | None:
-    """The rules of the default config of the gitleaks release jouet pins, as jouet ships them
-    (gitleaks/default_rules.py): never read from a file another process can write, and the same
-    whichever gitleaks is installed (or none)."""
-    if "shipped" not in _loaded:
-        from jouet_git.gitleaks.default_keywords import REDACT_KEYWORDS
+    """The rules of the default config of the gitleaks release jouet pins, as generated with jouet
+    (gitleaks/default.py): never read from a file another process can write; None when there are none."""
+    if "default" not in _loaded:
+        from jouet_git.gitleaks import default
 
-        _loaded["shipped"] = _Rules(REDACT_KEYWORDS)
-    return _loaded["shipped"]
+        head = default.head()
+        _loaded["default"] = None if head is None else _Rules(head["redact_keywords"])
+    return _loaded["default"]
 
 
 def build(binary: str) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ import pytest
 from testing.secrets_samples import Generator
 
 from jouet_git import ledger
-from jouet_git.gitleaks import binary, redact
+from jouet_git.gitleaks import binary, default, redact
 
 GITLEAKS = binary.find_gitleaks()
 needs_gitleaks = pytest.mark.skipif(GITLEAKS is None, reason="gitleaks is not installed")
@@ -108,7 +108,9 @@ def test_gitleaks_never_starts_when_the_ledger_redacts(tmp_path: Path) -> None:
         "assert 'AbCdEf' not in text, text\n"
         "print(sorted(m for m in ('subprocess', 'tomli', 'multiprocessing') if m in sys.modules))\n"
     )
-    # The rules are shipped with jouet: no process starts, nothing is parsed, nothing is cached.
+    # The rules are generated with jouet (in a source checkout, beside the sources on first use: here,
+    # before the processes below): no process starts, nothing is parsed, nothing is cached.
+    assert default.head() is not None
     for _ in range(2):
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr
@@ -116,9 +118,14 @@ def test_gitleaks_never_starts_when_the_ledger_redacts(tmp_path: Path) -> None:
     assert not list((Path(os.environ["JOUET_CACHE_DIR"])).rglob("redact-*"))
 
 
-def test_without_gitleaks_the_shipped_rules_still_redact(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    # The rules come with jouet (gitleaks/default_rules.py), whichever gitleaks is installed, or none.
+@needs_gitleaks
+def test_without_gitleaks_the_generated_rules_still_redact(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Once generated (gitleaks/default.py), the rules apply whichever gitleaks is installed, or none.
+    assert default.head() is not None
+    default.forget()
     monkeypatch.setenv("JOUET_GITLEAKS", str(tmp_path / "no-such-gitleaks"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(binary, "_wheel_binary", lambda: None)
     redact._loaded.clear()
     assert redact.secret_spans("slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx") == [(6, 62)]
     assert "AbCdEf" not in ledger.redact("slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx")

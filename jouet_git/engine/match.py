@@ -349,7 +349,20 @@ def tool_matches(m: Matcher, call: Call, ctx: Context) -> bool:
     if (m.min_tracked_files is not None and ctx.tracked_files is not None
             and ctx.tracked_files < m.min_tracked_files):
         return False
+    if m.read_limit is not None and (read_limit(call) is not None) != m.read_limit:
+        return False
     return m.command is not None or m.exit_code is None or call.exit_code in m.exit_code
+
+
+def read_limit(call: Call) -> str | None:
+    """The problem of the reading limit the shell reader stopped at for CALL (or its own failure),
+    or None: it read the whole command, or stopped only at a syntax error (which bash refuses too)."""
+    if call.kind != KIND_SHELL or not call.incomplete:
+        return None
+    for problem in call.problems:
+        if problem.startswith(("too ", "internal error:")):
+            return problem
+    return None
 
 
 def state_matches(m: Matcher, call: Call, ctx: Context) -> bool:

@@ -47,7 +47,7 @@ def dirs(commands: list[Command]) -> list[str | bool | None]:
         origin = getattr(cmd, "origin", None)
         if origin is not None and scope not in states:
             states[scope] = _start(origin, states, started)
-        state = _lookup(states, scope)
+        state = _state(states, scope)
         here = _moved(state[0], getattr(cmd, "chdir", None))
         out[k] = here
         if cmd.program in _CD and _plain(cmd):
@@ -64,7 +64,7 @@ def _start(origin: Command, states: dict[tuple[int, ...], State], started: dict[
         scope = getattr(origin, "scope", ())
         if outer is not None and scope not in states:
             states[scope] = _start(outer, states, started)
-        here, previous, _ = _lookup(states, scope)
+        here, previous, _ = _state(states, scope)
         started[key] = (_moved(here, getattr(origin, "chdir", None)), previous, ())
     return started[key]
 
@@ -126,7 +126,13 @@ def _order(cmd: Command, index: int) -> tuple[int, int, int]:
     return seq, 1 if not cmd.nested else 0, index
 
 
-def _lookup(states: dict[tuple[int, ...], State], scope: tuple[int, ...]) -> State:
+def _lookup(states: dict[tuple[int, ...], Where], scope: tuple[int, ...]) -> Where:
+    while scope not in states:
+        scope = scope[:-1]
+    return states[scope]
+
+
+def _state(states: dict[tuple[int, ...], State], scope: tuple[int, ...]) -> State:
     while scope not in states:
         scope = scope[:-1]
     return states[scope]

@@ -140,6 +140,8 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
         haystack = command.argv[1:] + command.heredocs
         if command.stdin_from is not None:
             haystack.append(command.stdin_from)  # `cat < .env` reads .env as surely as `cat .env`
+        if command.reads:
+            haystack.extend(command.reads)  # so does `python3 -c "print(open('.env').read())"`
         for regex in m.text:
             search = _regex(regex).search
             if not any(search(word) for word in haystack):
@@ -173,7 +175,7 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
             return False
         if m.secret_files is not None:
             where = _command_dir(command, call) if config else None
-            on = bool(config and where and any(config.has_file(a, where) for a in parsed.args))
+            on = bool(config and where and any(config.has_file(a, where) for a in [*parsed.args, *command.reads]))
             if on != m.secret_files:
                 return False
     return True

@@ -316,11 +316,6 @@ _PY_PATH_READS = frozenset({"read_text", "read_bytes", "open"})
 _WRITE_MODE = frozenset("wax")
 
 
-def _python(code: str, depth: int) -> list[Found]:
-    reader = _python_reader(code, depth, [])
-    return reader.found if reader is not None else []
-
-
 def _python_reader(code: str, depth: int, operands: list[str]) -> _PyReader | None:
     import ast
 
@@ -449,7 +444,10 @@ class _PyReader:
         elif name in ("exec", "eval", "builtins.exec", "builtins.eval") and args and self.depth < 4:
             got = self.value(args[0])
             if isinstance(got, str):
-                self.found.extend(_python(got, self.depth + 1))
+                inner = _python_reader(got, self.depth + 1, self.argv[1:])
+                if inner is not None:
+                    self.found.extend(inner.found)
+                    self.reads.extend(inner.reads)
 
     def read_call(self, node: Any) -> None:
         """Note the file a call reads, when it is a literal (or a variable holding one)."""

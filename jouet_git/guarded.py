@@ -227,6 +227,10 @@ class View:
                 return Guarded(JOUET, full, what)
             if whole and place.startswith(full.rstrip("/") + "/"):
                 return Guarded(JOUET, full, f"a directory holding {what} ({place})")
+        # Another program named jouet in a directory on PATH would be run by the hooks (a project's
+        # hook command is a bare `jouet`, found on PATH) in jouet's place.
+        if os.path.basename(full) in ("jouet", "jouet.exe") and self._on_path(os.path.dirname(full)):
+            return Guarded(JOUET, full, "a program named jouet on PATH, which the hooks would run instead of jouet")
         # jouet's directories where they lie by default in any home (another user's, a HOME changed
         # for one command): the same files, for whichever jouet reads them.
         layout = _re(_DEFAULT_LAYOUT).search(full)
@@ -234,6 +238,10 @@ class View:
             return Guarded(JOUET, full, "one of jouet's own directories (settings, state, caches or plugins)")
         return (self._git_hooks(full, how, whole) or self._harness(full, how, text, edit)
                 or self._git_config_file(full, how, text, edit))
+
+    def _on_path(self, directory: str) -> bool:
+        """Whether DIRECTORY is one of PATH's (the hook's own PATH, as the agent's shell inherits it)."""
+        return any(self.resolve(d) == directory for d in self.environ.get("PATH", "").split(os.pathsep) if d)
 
     # -- git hooks ------------------------------------------------------------------------------------
 

@@ -21,6 +21,18 @@ def repo(tmp_path: Path) -> Path:
     return repo
 
 
+@pytest.fixture
+def without_jouet_config() -> None:
+    """Turn off the jouet-config rule, which denies moving git's settings for a command
+    (GIT_CONFIG_GLOBAL=..., GIT_CONFIG_COUNT=...) before any script rule runs: these tests check that
+    the alias itself is read and judged."""
+    import os
+
+    config = Path(os.environ["JOUET_CONFIG_DIR"])
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "config.toml").write_text('[rules]\ndisable = ["jouet-config"]\n')
+
+
 def lost(repo: Path) -> bool:
     return (repo / "src" / "app.py").read_text() == "x = 1\n"
 
@@ -90,7 +102,7 @@ def test_alias_in_the_user_config_and_its_includes(repo: Path, tmp_path: Path,
     assert bash("git nuke", repo).returncode == 0 and lost(repo)
 
 
-def test_alias_in_git_config_global(repo: Path, tmp_path: Path) -> None:
+def test_alias_in_git_config_global(repo: Path, tmp_path: Path, without_jouet_config: None) -> None:
     other = tmp_path / "other.gitconfig"
     other.write_text("[alias]\n\tnuke = reset --hard\n")
     denied(f"GIT_CONFIG_GLOBAL={other} git nuke", repo, "reset-hard")
@@ -105,7 +117,7 @@ def test_alias_in_git_config_global(repo: Path, tmp_path: Path) -> None:
     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.nuke GIT_CONFIG_VALUE_0='reset --hard' git nuke",
     "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.nuke 'GIT_CONFIG_VALUE_0=!git reset --hard' git nuke",
 ])
-def test_alias_given_with_the_command(repo: Path, command: str) -> None:
+def test_alias_given_with_the_command(repo: Path, command: str, without_jouet_config: None) -> None:
     denied(command, repo, "reset-hard")
     assert bash(command, repo).returncode == 0 and lost(repo)
 

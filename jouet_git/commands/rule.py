@@ -48,7 +48,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--command", default=None, help="check this shell command against the rule")
     p.add_argument("--exit-code", type=int, default=None, help="with --command: as after the tool, with this code")
     p.add_argument("--payload", default=None, metavar="FILE",
-                   help="check a recorded Claude Code or Codex hook payload (- for stdin)")
+                   help="check a recorded hook payload of any harness jouet speaks to (- for stdin); the harness "
+                        "is read from its shape")
+    p.add_argument("--harness", default=None, metavar="NAME",
+                   help="with --payload: read it as this harness's (claude, codex, cursor, gemini, copilot, windsurf, "
+                        "cline, amp)")
     p.add_argument("--replay", action="store_true",
                    help="run the rule over every call in the hooks' ledger: what it fires on, the near misses "
                         "it stays quiet on; exit 1 when it fires on nothing")

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from jouet_git import term
+from jouet_git.engine.decide import Decision
 from jouet_git.engine.examples import ExamplesReport, run_examples
 from jouet_git.engine.load import load_file
 from jouet_git.engine.model import BROKEN, ENABLED, UNTRUSTED, USER, Rule
@@ -197,16 +198,19 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
         raise JouetError("--command and --payload check one rule: name it instead of --all")
     if args.command is not None and args.payload is not None:
         raise JouetError("give --command or --payload, not both")
+    if args.harness is not None and args.payload is None:
+        raise JouetError("--harness names whose payload --payload is: give --payload FILE too")
     if args.payload is not None:
-        from jouet_git.harness.payload import call_from_recorded_payload
+        from jouet_git.harness.payload import calls_from_recorded_payload
 
         text = sys.stdin.read() if args.payload == "-" else _read(args.payload)
-        call = call_from_recorded_payload(text, args.payload)
+        calls = calls_from_recorded_payload(text, args.payload, args.harness)
     else:
         from jouet_git.harness.manual import build_call
 
         call = build_call(args.command, cwd, None, None, args.exit_code)
         call.harness = "test"
+        calls = [call]
     status = 0
     runner = Runner(record=False)
     for rule in rules:
@@ -221,19 +225,27 @@ def _one_call(args: argparse.Namespace, rules: list[Rule], cwd: str, ruleset: Ru
             continue
         copy = Rule.from_data(rule.to_data())
         copy.state = ENABLED
-        decision = runner.decide(call, only=[copy])
-        if decision.deny is not None:
-            text = f"{decision.deny.action}: {decision.deny.message}"
-        elif decision.rewrite is not None:
-            text = f"rewrite: {decision.rewrite.command} ({decision.rewrite.message})"
-        elif decision.warnings:
-            text = "; ".join(f"warn: {w.message}" for w in decision.warnings)
-        else:
-            text = "quiet"
-        for name, error in decision.errors:
-            text += f" (error in {name}: {error})"
-        print(f"{rule.name}: {text}" if len(rules) > 1 else text)
+        for call in calls:
+            text = _decided(runner.decide(call, only=[copy]))
+            if len(calls) > 1:  # a payload of several calls (an apply_patch's files, Cline's run_commands)
+                text = f"{call.path or call.command or call.tool}: {text}"
+            print(f"{rule.name}: {text}" if len(rules) > 1 else text)
     return status
+
+
+def _decided(decision: Decision) -> str:
+    """What a rule decided about one call, in one line."""
+    if decision.deny is not None:
+        text = f"{decision.deny.action}: {decision.deny.message}"
+    elif decision.rewrite is not None:
+        text = f"rewrite: {decision.rewrite.command} ({decision.rewrite.message})"
+    elif decision.warnings:
+        text = "; ".join(f"warn: {w.message}" for w in decision.warnings)
+    else:
+        text = "quiet"
+    for name, error in decision.errors:
+        text += f" (error in {name}: {error})"
+    return text
 
 
 def _read(path: str) -> str:

@@ -194,7 +194,7 @@ declare jouet: {
 \tgit: ((command: JouetCommand) -> (string?, {string})) & {
 \t\tstate: (dir: string?) -> (JouetGitState?, string?),
 \t\ttree: (dir: string?) -> (string?, string?),
-\t\tchanged: (scope: ("staged" | "tracked")?) -> ({string}?, string?),
+\t\tchanged: (scope: ("staged" | "tracked")?, dir: string?) -> ({string}?, string?),
 \t\t-- branch: a local branch, a full ref (refs/remotes/origin/x), refs under a prefix
 \t\t-- (refs/remotes/origin/*) or a stash entry (stash@{1}); of: a revision, or "*" for every
 \t\t-- branch, remote-tracking branch and tag but those, which counts what deleting them would lose.
@@ -228,7 +228,7 @@ declare jouet: {
 \tparse: (script: string, exit_code: number?) -> {JouetCommand},
 \tcontains: (list: {any}, value: any) -> boolean,
 \tbasename: (path: string) -> string,
-\trepo: () -> (JouetRepo?, string?),
+\trepo: (dir: string?) -> (JouetRepo?, string?),
 \tfile: {
 \t\tcontains: (path: string, text: string) -> (boolean?, string?),
 \t},

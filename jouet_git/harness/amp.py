@@ -87,6 +87,9 @@ class AmpAdapter(Adapter):
                         path=common.absolute(path, cwd) if path else None, cwd=cwd, session=session, input=args)
         return Request(CALLS, event, cwd, [call], session=session, payload=args)
 
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        return "pre-tool-use"
+
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         verdict = common.Verdict(request, outcome)
         lines = list(verdict.person) + [f"jouet: warning: {w}" for w in verdict.warnings]

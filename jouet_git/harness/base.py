@@ -53,16 +53,19 @@ class Request:
     get the session's stored one on their input (PROMPT_KEY), and with remember, the screened text
     of a SCREEN request becomes the session's request (jouet_git/prompts.py). cleared: for
     SESSION_START, whether the session's context was emptied (Claude Code's /clear and compaction),
-    so it no longer holds what it read (jouet_git/reads.py).
+    so it no longer holds what it read (jouet_git/reads.py). withhold: whether the event lets a hook
+    replace what was screened (False where it may only add context, as after a failed tool: then the
+    ledger says the secrets found were not withheld).
     """
 
     __slots__ = ("agent", "calls", "cleared", "cwd", "event", "kind", "notice", "payload", "prompts", "remember",
-                 "screen", "session", "stop_active")
+                 "screen", "session", "stop_active", "withhold")
 
     def __init__(self, kind: str, event: str, cwd: str, calls: list[Call] | None = None,
                  session: str | None = None, agent: str | None = None, payload: Any = None,
                  notice: str | None = None, stop_active: bool = False, screen: Any = None,
-                 prompts: str | None = None, remember: bool = False, cleared: bool = False) -> None:
+                 prompts: str | None = None, remember: bool = False, cleared: bool = False,
+                 withhold: bool = True) -> None:
         self.kind = kind
         self.event = event
         self.cwd = cwd
@@ -76,6 +79,7 @@ class Request:
         self.prompts = prompts
         self.remember = remember
         self.cleared = cleared
+        self.withhold = withhold
 
 
 class Outcome:
@@ -145,6 +149,11 @@ class Adapter:
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         """The Reply the harness acts on."""
         raise NotImplementedError
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        """The EVENT word (a key of `events`) a recorded PAYLOAD of this harness was sent for, read
+        from the payload itself (for `jouet rule test --payload`); None when it does not say."""
+        return None
 
     def read_foreign(self, event: str, payload: dict[str, Any]) -> Request:
         """The Request in PAYLOAD, this harness's own, that reached another harness's hook command

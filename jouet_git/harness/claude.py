@@ -167,14 +167,10 @@ def screened_output(body: dict[str, Any], tool: str, event: str, screened: Outpu
             lines.append("jouet: part of this output holds a secret in a field a hook may not rewrite, so it could "
                          "not be withheld: do not repeat, store or send it.")
     elif found:
-        n = sum(found.values())
-        rules = ", ".join(sorted(found))
-        lines.append(f"jouet: this failed tool's output holds {n} secret{'s' if n != 1 else ''} (gitleaks rules: "
-                     f"{rules}). After a failed tool a hook may only add context, so the output could not be "
-                     "withheld: do not repeat, store or send what it printed.")
+        lines.append(common.not_withheld(found, "this failed tool's output", "After a failed tool a hook may only add "
+                                         "context"))
     if problem:
-        lines.append(f"jouet: could not screen this output for secrets with gitleaks ({problem}); only well-known "
-                     "token shapes were replaced.")
+        lines.append(common.screen_problem(problem, replaced=event == "post"))
     return lines
 
 
@@ -217,7 +213,11 @@ class ClaudeAdapter(Adapter):
                            payload=payload, stop_active=payload.get("stop_hook_active") is True)
         call = call_from_payload(payload, event)
         return Request(CALLS, event, cwd, [call], session=session, agent=call.agent, payload=payload,
-                       screen=output_to_screen(payload, event))
+                       screen=output_to_screen(payload, event), withhold=event == "post")
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        name = payload.get("hook_event_name", "PreToolUse")
+        return {n: e for e, n in EVENTS.items()}.get(name) if isinstance(name, str) else None
 
     def started(self, request: Request, environ: Mapping[str, str]) -> None:
         if self.other is not None:

@@ -14,6 +14,9 @@ skipped, so jouet answers valid JSON and exits 0 on every path:
   "errorMessage": advice [jouet rule: NAME]}`.
 - warnings, before or after a tool: `{"cancel": false, "contextModification": ...}` (the model reads it).
 - the primer at TaskStart: `contextModification` too.
+- after a tool, its `result` is screened for secrets (jouet_git/screen.py). Cline lets a hook only
+  add context there, so a secret found is said in `contextModification` (how many, which gitleaks
+  rules, that the output could not be withheld); the output itself reaches the model as it was.
 - nothing fired: `{"cancel": false}`, Cline's "no objection".
 - bad input and jouet's own failure: `{"cancel": false}` too, failing open, with the problem on
   stderr (and, for a failure, in the ledger).
@@ -90,7 +93,8 @@ class ClineAdapter(Adapter):
             sdk = payload.get("tool_result" if after else "tool_call") or payload.get("tool_call")
             if not isinstance(sdk, dict):
                 raise BadInput(f"the hook input has no {'postToolUse' if after else 'preToolUse'} object")
-            body = {"toolName": sdk.get("name"), "parameters": sdk.get("input"), "success": sdk.get("success")}
+            body = {"toolName": sdk.get("name"), "parameters": sdk.get("input"), "success": sdk.get("success"),
+                    "result": sdk.get("result", sdk.get("output"))}
         tool = common.text(body, "toolName")
         if tool is None:
             raise BadInput("the hook input has no toolName")
@@ -118,7 +122,18 @@ class ClineAdapter(Adapter):
             paths = _strings(parameters.get("path")) or _strings(parameters.get("files")) or \
                 _strings(parameters.get("paths")) or _strings(parameters.get("file_path"))
             calls = [call(path=common.absolute(p, cwd), input=parameters) for p in paths] or [call(input=parameters)]
-        return Request(CALLS, event, cwd, calls, session=session, payload=payload)
+        screen = body.get("result") if after else None
+        return Request(CALLS, event, cwd, calls, session=session, payload=payload, screen=screen, withhold=False)
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        name = common.text(payload, "hookName")
+        own = {"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use", "TaskStart": "task-start",
+               "tool_call": "pre-tool-use", "tool_result": "post-tool-use"}.get(name or "")
+        if own is None and isinstance(payload.get("postToolUse"), dict):
+            return "post-tool-use"
+        if own is None and isinstance(payload.get("preToolUse"), dict):
+            return "pre-tool-use"
+        return own
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         verdict = common.Verdict(request, outcome)
@@ -128,8 +143,13 @@ class ClineAdapter(Adapter):
                 out["contextModification"] = outcome.primer
         elif verdict.block is not None:
             out = {"cancel": True, "errorMessage": verdict.reason(can_ask=False)}
-        elif verdict.warnings:
-            out["contextModification"] = "\n".join(verdict.warnings)
+        else:
+            lines = list(verdict.warnings)
+            if outcome.screened is not None:
+                lines += common.screened_lines(outcome.screened, "this tool's output",
+                                               "Cline lets a hook only add context after a tool")
+            if lines:
+                out["contextModification"] = "\n".join(lines)
         return Reply(common.dump(out), verdict.stderr())
 
     def bad_input(self, event: str, message: str) -> Reply:

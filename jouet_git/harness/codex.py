@@ -15,7 +15,12 @@ then goes ahead. So this adapter only ever sends:
 - warnings: `hookSpecificOutput.additionalContext` (it reaches the model), before or after a tool;
 - lines for the person (broken or failed rules, notices): `systemMessage` (shown as a warning) at
   session start, stderr on each call;
-- nothing at all for a call nothing objects to (never an approval).
+- nothing at all for a call nothing objects to (never an approval);
+- after a tool whose output holds a secret: `{"decision": "block", "reason": the output with each
+  secret replaced}`. Codex has no field that rewrites a result (a reply with `updatedToolOutput` is
+  refused as a failed hook, and the original output goes through), but a PostToolUse block puts its
+  reason in place of the output the model reads; so the screened output is that reason (as text:
+  JSON when the result is structured), and Codex shows the hook as having blocked the result.
 
 apply_patch: Codex hands the whole patch as `tool_input.command`. Each file it adds, updates,
 deletes or moves to (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`) is
@@ -123,7 +128,11 @@ class CodexAdapter(Adapter):
         else:
             path = common.text(tool_input, "file_path", "path")
             calls = [call(kind=kind, path=common.absolute(path, cwd) if path else None, input=tool_input)]
-        return Request(CALLS, event, cwd, calls, session=session, agent=agent, payload=payload)
+        return Request(CALLS, event, cwd, calls, session=session, agent=agent, payload=payload,
+                       screen=payload.get("tool_response") if event == "post" else None)
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        return BY_NAME.get(common.text(payload, "hook_event_name") or "PreToolUse")
 
     def started(self, request: Request, environ: Mapping[str, str]) -> None:
         common.export_session(environ.get("CODEX_ENV_FILE") or environ.get("CLAUDE_ENV_FILE"), request.session,
@@ -153,8 +162,22 @@ class CodexAdapter(Adapter):
                 # An ask is a denial here: Codex counts "ask" as a failed hook and runs the call.
                 specific["permissionDecision"] = "deny"
                 specific["permissionDecisionReason"] = verdict.reason(can_ask=False)
-            if verdict.warnings:
-                specific["additionalContext"] = "\n".join(verdict.warnings)
+            warnings = list(verdict.warnings)
+            screened = outcome.screened
+            if screened is not None and screened.screened.found and screened.written:
+                # The block's reason takes the output's place in what the model reads.
+                reason = common.as_text(screened.value)
+                if not screened.placed:
+                    reason = reason.rstrip("\n") + "\n\n" + screened.notice
+                out["decision"] = "block"
+                out["reason"] = reason
+            if screened is not None and screened.screened.found and not screened.withheld:
+                warnings.append("jouet: part of this output holds a secret in a field jouet does not rewrite, so it "
+                                "could not be withheld: do not repeat, store or send it.")
+            if screened is not None and screened.screened.problem:
+                warnings.append(common.screen_problem(screened.screened.problem, replaced=screened.written))
+            if warnings:
+                specific["additionalContext"] = "\n".join(warnings)
             if len(specific) > 1:
                 out["hookSpecificOutput"] = specific
         return Reply(common.dump(out) if out else "", stderr)

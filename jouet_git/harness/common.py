@@ -107,6 +107,40 @@ def export_session(env_file: str | None, session: str | None, harness: str) -> N
             f.write(f"export JOUET_SESSION_ID={shlex.quote(session)}\nexport JOUET_HARNESS={harness}\n")
 
 
+def not_withheld(found: dict[str, int], what: str, why: str) -> str:
+    """The line that tells the model a tool's output (WHAT) holds secrets it already read, because
+    the harness lets a hook only add context there (WHY)."""
+    n = sum(found.values())
+    rules = ", ".join(sorted(found))
+    return (f"jouet: {what} holds {n} secret{'s' if n != 1 else ''} (gitleaks rules: {rules}). {why}, so the "
+            "output could not be withheld: do not repeat, store or send what it printed.")
+
+
+def screen_problem(problem: str, replaced: bool) -> str:
+    """The line saying gitleaks could not screen an output (REPLACED: whether jouet's own token
+    shapes were replaced in it, or could only be looked for)."""
+    done = "replaced" if replaced else "looked for"
+    return f"jouet: could not screen this output for secrets with gitleaks ({problem}); only well-known token " \
+           f"shapes were {done}."
+
+
+def as_text(value: Any) -> str:
+    """A tool's output as one text, for a harness that takes a replacement as text: a string as it
+    is, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def screened_lines(screened: Any, what: str, why: str) -> list[str]:
+    """The lines for the model where a harness can only annotate a screened output (screen.OutputScreen):
+    the secrets it holds and that they could not be withheld, and why gitleaks could not run."""
+    lines = []
+    if screened.screened.found:
+        lines.append(not_withheld(screened.screened.found, what, why))
+    if screened.screened.problem:
+        lines.append(screen_problem(screened.screened.problem, replaced=False))
+    return lines
+
+
 def dump(value: dict[str, Any]) -> str:
     """One JSON object on one line, as every harness reads a hook's stdout."""
     return json.dumps(value, ensure_ascii=False) + "\n"

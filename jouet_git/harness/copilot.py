@@ -3,8 +3,8 @@
     jouet hook copilot pre-tool-use    preToolUse / PreToolUse
     jouet hook copilot post-tool-use   postToolUse / PostToolUse
     jouet hook copilot session-start   sessionStart / SessionStart
-    jouet hook copilot agent-stop      agentStop / Stop            (not installed by setup)
-    jouet hook copilot subagent-stop   subagentStop / SubagentStop (not installed by setup)
+    jouet hook copilot agent-stop      agentStop / Stop
+    jouet hook copilot subagent-stop   subagentStop / SubagentStop
 
 Copilot picks the payload's format by how the event is spelled in the config: camelCase events send
 `{sessionId, timestamp (ms), cwd, toolName, toolArgs}` with Copilot's own tool names (bash, view,
@@ -22,6 +22,15 @@ Replies, one JSON object on stdout (Copilot ignores stdout that is not exactly o
 - a warning before a tool: preToolUse has no field that reaches the model for a call that goes
   ahead, so it goes to stderr (the person's log) and the ledger only. After a tool, warnings go to
   `additionalContext`, which Copilot appends to the tool's result; so does the primer at sessionStart.
+- after a tool, a secret in its result (`toolResult.textResultForLlm`) is replaced: the screened
+  text comes back as `modifiedResult: {resultType: "success", textResultForLlm}`, which Copilot uses
+  instead of the original (jouet_git/screen.py). A PascalCase PostToolUseFailure's `error` can only
+  be annotated: `additionalContext` says the output holds secrets that could not be withheld.
+- agentStop and subagentStop: when the stop check holds the agent, `{"decision": "block",
+  "reason"}` makes Copilot run another turn with the reason as its prompt (the same fields in
+  both payload formats); otherwise nothing. agentStop's `stop_hook_active` says a stop hook already
+  held this turn; subagentStop has no such field, so the stop check's own limit (held twice with
+  nothing changed) keeps it from looping, as does Copilot's cap of 8 consecutive blocks.
 - nothing fired: nothing at all, exit 0 (Copilot's default flow).
 - bad input and jouet's own failure: nothing on stdout, exit 0, the problem on stderr and in the
   ledger. A preToolUse command hook that exits non-zero DENIES the call ("hook errored"), so jouet
@@ -113,6 +122,7 @@ class CopilotAdapter(Adapter):
         tool = common.text(payload, "toolName", "tool_name")
         if tool is None:
             raise BadInput("the hook input has no toolName (or tool_name)")
+        screen, withhold = _to_screen(payload) if event == "post-tool-use" else (None, True)
         raw = payload.get("toolArgs", payload.get("tool_input"))
         args = common.decode_args(raw)
         kind = self.tool_kind(tool)
@@ -138,7 +148,17 @@ class CopilotAdapter(Adapter):
                     or [call(input=tool_input)]
             else:
                 calls = [call(path=common.absolute(path, cwd) if path else None, input=tool_input)]
-        return Request(CALLS, event, cwd, calls, session=session, payload=payload)
+        return Request(CALLS, event, cwd, calls, session=session, payload=payload, screen=screen, withhold=withhold)
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        own = PASCAL.get(common.text(payload, "hook_event_name") or "")
+        if own is not None:
+            return own
+        if "toolName" in payload:
+            return "post-tool-use" if "toolResult" in payload or "error" in payload else "pre-tool-use"
+        if "stopReason" in payload:
+            return "subagent-stop" if "agentId" in payload else "agent-stop"
+        return "session-start" if "source" in payload else None
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         verdict = common.Verdict(request, outcome)
@@ -155,11 +175,24 @@ class CopilotAdapter(Adapter):
             if verdict.block is not None:
                 out = {"permissionDecision": verdict.block.action, "permissionDecisionReason": verdict.reason()}
             stderr += "".join(f"jouet: warning: {w}\n" for w in verdict.warnings)
-        elif verdict.warnings:
-            out["additionalContext"] = "\n".join(verdict.warnings)
+        else:
+            lines = list(verdict.warnings)
+            screened = outcome.screened
+            if screened is not None and request.withhold and screened.screened.found:
+                out["modifiedResult"] = {"resultType": "success", "textResultForLlm": screened.value}
+                if not screened.placed:
+                    lines.append(screened.notice)
+                if screened.screened.problem:
+                    lines.append(common.screen_problem(screened.screened.problem, replaced=True))
+            elif screened is not None:
+                lines += common.screened_lines(screened, "this failed tool's output",
+                                               "After a failed tool a hook may only add context")
+            if lines:
+                out["additionalContext"] = "\n".join(lines)
         if pascal and out and request.kind != STOP:
             name = {"pre-tool-use": "PreToolUse", "post-tool-use": "PostToolUse", "session-start": "SessionStart"}
-            out["hookSpecificOutput"] = {"hookEventName": name[request.event], **out}
+            out["hookSpecificOutput"] = {"hookEventName": request.payload.get("hook_event_name", name[request.event]),
+                                         **out}
         return Reply(common.dump(out) if out else "", stderr)
 
     def bad_input(self, event: str, message: str) -> Reply:
@@ -167,6 +200,19 @@ class CopilotAdapter(Adapter):
 
     def failure(self, event: str, message: str) -> Reply:
         return Reply(stderr=f"jouet: {message}; no decision made, the call goes ahead\n")
+
+
+def _to_screen(payload: dict[str, Any]) -> tuple[str | None, bool]:
+    """What a postToolUse payload hands over to screen, and whether a reply may replace it: the
+    result's text for the model (camelCase or snake_case), or a failure's error text (annotated only)."""
+    result = payload.get("toolResult", payload.get("tool_result"))
+    text = common.text(result, "textResultForLlm", "text_result_for_llm")
+    if text is not None:
+        return text, True
+    error = payload.get("error")
+    if isinstance(error, dict):
+        error = error.get("message")
+    return (error, False) if isinstance(error, str) and error else (None, True)
 
 
 def _patch(args: Any) -> str | None:

@@ -32,9 +32,13 @@ only answers are allow, deny and ask, so "no objection" has to be one of them:
 
 afterShellExecution and afterFileEdit answer `{}`: Cursor passes nothing from them to the agent or
 the person, so a rule after a tool there is recorded in the ledger and said on stderr (Cursor's
-Hooks output channel) only. stop answers `{"followup_message": reason}` when the stop check holds
-the agent (Cursor then sends it as the next prompt), else `{}`; `loop_count` above 0 is a stop
-after such a follow-up.
+Hooks output channel) only; afterShellExecution's `output` is not screened for secrets, since
+nothing jouet could say about it would reach anyone. postToolUse (Cursor running Claude Code's
+PostToolUse hooks) can only add context: its `tool_output` is screened, and a secret found there is
+said in `additional_context` (the output itself could not be withheld).
+
+stop answers `{"followup_message": reason}` when the stop check holds the agent (Cursor then sends
+it as the next prompt), else `{}`; `loop_count` above 0 is a stop after such a follow-up.
 
 Fields beyond the contract notes: payloads carry `session_id` and `composer_mode` (read: the
 session); preToolUse's Shell has `tool_input.working_directory`.
@@ -124,6 +128,7 @@ class CursorAdapter(Adapter):
         named = common.text(payload, "tool_name")
         if named is None:
             raise BadInput("the hook input has no tool_name")
+        screen = payload.get("tool_output") if event == "post-tool-use" else None
         tool: str = named
         tool_input = payload.get("tool_input")
         if not isinstance(tool_input, dict):
@@ -137,7 +142,10 @@ class CursorAdapter(Adapter):
         else:
             path = common.text(tool_input, *_PATH_FIELDS)
             found = call(tool, path=common.absolute(path, cwd) if path else None, input=tool_input)
-        return Request(CALLS, event, cwd, [found], session=session, payload=payload)
+        return Request(CALLS, event, cwd, [found], session=session, payload=payload, screen=screen, withhold=False)
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        return BY_NAME.get(common.text(payload, "hook_event_name") or "")
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         verdict = common.Verdict(request, outcome)
@@ -165,8 +173,13 @@ class CursorAdapter(Adapter):
             if outcome.primer:
                 return Reply(common.dump({"additional_context": outcome.primer}), stderr)
             return Reply("{}\n", stderr)
-        if event == "post-tool-use" and verdict.warnings:
-            return Reply(common.dump({"additional_context": "\n".join(verdict.warnings)}), stderr)
+        if event == "post-tool-use":
+            lines = list(verdict.warnings)
+            if outcome.screened is not None:
+                lines += common.screened_lines(outcome.screened, "this tool's output",
+                                               "Cursor lets a hook only add context after a tool")
+            if lines:
+                return Reply(common.dump({"additional_context": "\n".join(lines)}), stderr)
         # afterShellExecution and afterFileEdit pass nothing on: the person's log gets the warnings.
         lines = [f"jouet: warning: {w}" for w in verdict.warnings]
         return Reply("{}\n", stderr + "".join(line + "\n" for line in lines))

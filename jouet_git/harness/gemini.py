@@ -14,6 +14,12 @@ Replies, on stdout with exit 0:
 - a warning before a tool: `systemMessage` only. Gemini ignores `additionalContext` in BeforeTool,
   so the model does not see it there (said in the README); after a tool, warnings go to
   `hookSpecificOutput.additionalContext`, which Gemini appends to the tool's result.
+- after a tool whose result holds a secret: `{"decision": "deny", "reason": the result's text for
+  the model (llmContent) with each secret replaced}`. AfterTool has no field that rewrites a result,
+  but a denial hides the real output and hands the model (and the person's display) the reason
+  instead, marked as the tool's error ("Tool result blocked: ..."); warnings then go into the same
+  reason, since Gemini drops `additionalContext` from a blocked result. Parts of a result that are
+  not text (an image a tool returned) are dropped with it.
 - the primer: SessionStart's `hookSpecificOutput.additionalContext`.
 - AfterAgent: `{"decision": "deny", "reason": ...}` when the stop check holds the agent (Gemini
   retries the turn with the reason as the prompt); `stop_hook_active` says it already did.
@@ -122,7 +128,11 @@ class GeminiAdapter(Adapter):
         else:
             path = common.text(tool_input, *_PATH_FIELDS)
             calls = [call(path=common.absolute(path, cwd) if path else None, cwd=cwd)]
-        return Request(CALLS, event, cwd, calls, session=session, payload=payload)
+        screen = _llm_text(payload.get("tool_response")) if after else None
+        return Request(CALLS, event, cwd, calls, session=session, payload=payload, screen=screen)
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        return BY_NAME.get(common.text(payload, "hook_event_name") or "")
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         verdict = common.Verdict(request, outcome)
@@ -143,11 +153,35 @@ class GeminiAdapter(Adapter):
             else:
                 # BeforeTool has no channel to the model for a call that goes ahead: the person reads it.
                 person[:0] = [f"{common.PERSON} warns: {w}" for w in verdict.warnings]
-        elif verdict.warnings:
-            out["hookSpecificOutput"] = {"hookEventName": "AfterTool", "additionalContext": "\n".join(verdict.warnings)}
+        else:
+            warnings = list(verdict.warnings)
+            screened = outcome.screened
+            if screened is not None and screened.screened.problem:
+                found = bool(screened.screened.found)
+                warnings.append(common.screen_problem(screened.screened.problem, replaced=found))
+            if screened is not None and screened.screened.found:
+                # A denial after a tool replaces what the model reads with the reason.
+                out["decision"] = "deny"
+                out["reason"] = "\n\n".join([common.as_text(screened.value), *warnings])
+                n = screened.screened.count
+                person.insert(0, f"{common.PERSON} replaced {n} secret{'s' if n != 1 else ''} in this tool's output "
+                                 f"(gitleaks rules: {', '.join(screened.screened.rules)}).")
+            elif warnings:
+                out["hookSpecificOutput"] = {"hookEventName": "AfterTool", "additionalContext": "\n".join(warnings)}
         if person:
             out["systemMessage"] = "\n".join(person)
         return Reply(common.dump(out) if out else "")
+
+
+def _llm_text(response: Any) -> str | None:
+    """The text of an AfterTool result the model reads (`llmContent`: a string, or parts whose
+    `text` fields are joined), to screen."""
+    content = response.get("llmContent") if isinstance(response, dict) else None
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else [content]
+    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    return "\n".join(texts) if texts else None
 
 
 def _here() -> str:

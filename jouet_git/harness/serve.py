@@ -154,6 +154,8 @@ def _screen(request: Request, outcome: Outcome) -> None:
     from jouet_git.screen import screen_output
 
     outcome.screened = screen_output(request.screen, request.cwd)
+    if not request.withhold:  # the harness may only annotate here: nothing found was withheld
+        outcome.screened.withheld = False
     if outcome.decisions and (outcome.screened.changed or outcome.screened.screened.problem):
         outcome.decisions[0].records.append(outcome.screened.record())
 

@@ -19,7 +19,8 @@ panel); any other exit lets the action go ahead. So:
 Payloads: `{agent_action_name, trajectory_id, execution_id, timestamp, tool_info}` with
 `tool_info` `{command_line, cwd}` for commands and `{file_path, edits}` / `{file_path}` for files;
 the trajectory is the session. No field changed from the contract notes. post_run_command carries
-no exit status, so after-tool rules that need one do not fire here.
+no exit status, so after-tool rules that need one do not fire here, and no output either, so
+nothing a command printed can be screened for secrets: Cascade hands it to the model unseen.
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ class WindsurfAdapter(Adapter):
         call = Call(event=POST_TOOL_USE if event == "post-run-command" else PRE_TOOL_USE, harness=self.name,
                     tool=self.canonical(tool), kind=self.tool_kind(tool), cwd=cwd, session=session, **fields)
         return Request(CALLS, event, cwd, [call], session=session, payload=payload)
+
+    def recorded_event(self, payload: dict[str, Any]) -> str | None:
+        name = payload.get("agent_action_name")
+        return {n: e for e, n in EVENTS.items()}.get(name) if isinstance(name, str) else None
 
     def reply(self, request: Request, outcome: Outcome) -> Reply:
         verdict = common.Verdict(request, outcome)

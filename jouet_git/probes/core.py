@@ -193,12 +193,13 @@ class Probes:
 
         return self._answer(("git.tree", repo.root), compute)
 
-    def git_changed(self, scope: str = "staged") -> Answer:
-        """The absolute paths a commit would take: staged ones, or ("tracked") as `git commit -a`."""
+    def git_changed(self, scope: str = "staged", dir: str | None = None) -> Answer:
+        """The absolute paths a commit would take: staged ones, or ("tracked") as `git commit -a`; in the
+        call's repository, or the one at DIR."""
         from jouet_git.probes.checks import changed_scope
 
         scope = changed_scope(scope)
-        repo, reason = self._locate(None)
+        repo, reason = self._locate(dir)
         if repo is None:
             return None, reason
 
@@ -290,9 +291,10 @@ class Probes:
 
     # -- the repository, files, environment ---------------------------------------------------------
 
-    def repo(self) -> Answer:
-        """The work tree's root, whether it is a linked worktree, and its GitHub owner/name."""
-        found, reason = self._locate(None)
+    def repo(self, dir: str | None = None) -> Answer:
+        """The work tree's root, whether it is a linked worktree, and its GitHub owner/name (of the
+        call's repository, or the one at DIR)."""
+        found, reason = self._locate(dir)
         if found is None:
             return None, reason
 

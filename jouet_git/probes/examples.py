@@ -175,10 +175,11 @@ class ExampleProbes:
         _dir(dir)
         return None, _unanswered("jouet.git.tree()")
 
-    def git_changed(self, scope: str = "staged") -> Answer:
+    def git_changed(self, scope: str = "staged", dir: str | None = None) -> Answer:
         from jouet_git.probes.checks import changed_scope
 
         scope = changed_scope(scope)
+        _dir(dir)
         git = self._git()
         files = git.get("files") if git is not None else None
         if isinstance(files, dict):  # lists by scope; a scope left out has nothing changed
@@ -190,7 +191,8 @@ class ExampleProbes:
 
     # -- the repository, files, environment -------------------------------------------------------
 
-    def repo(self) -> Answer:
+    def repo(self, dir: str | None = None) -> Answer:
+        _dir(dir)
         return None, _unanswered("jouet.repo()")
 
     def file_contains(self, path: str, text: str) -> Answer:

@@ -173,7 +173,7 @@ TARGETS: dict[str, Target] = {
             "codex", "OpenAI Codex CLI", GROUPED,
             (
                 Event("PreToolUse", "pre", "Bash|apply_patch"),
-                Event("PostToolUse", "post", "Bash"),
+                Event("PostToolUse", "post", "Bash|mcp__.*"),
                 Event("SessionStart", "session-start"),
                 Event("Stop", "stop"),
             ),
@@ -200,7 +200,8 @@ TARGETS: dict[str, Target] = {
             (
                 Event("BeforeTool", "before-tool",
                       "run_shell_command|read_file|read_many_files|write_file|replace|grep_search|glob"),
-                Event("AfterTool", "after-tool", "run_shell_command"),
+                Event("AfterTool", "after-tool",
+                      "run_shell_command|read_file|read_many_files|grep_search|search_file_content|web_fetch|mcp_.*"),
                 Event("SessionStart", "session-start"),
                 Event("AfterAgent", "after-agent"),
             ),
@@ -211,8 +212,10 @@ TARGETS: dict[str, Target] = {
             "copilot", "GitHub Copilot (CLI and cloud agent)", FLAT,
             (
                 Event("preToolUse", "pre-tool-use"),
-                Event("postToolUse", "post-tool-use", "bash|powershell"),
+                Event("postToolUse", "post-tool-use", "bash|powershell|view|grep|rg|web_fetch"),
                 Event("sessionStart", "session-start"),
+                Event("agentStop", "agent-stop"),
+                Event("subagentStop", "subagent-stop"),
             ),
             os.path.join("hooks", "jouet.json"), os.path.join(".github", "hooks", "jouet.json"),
             "COPILOT_HOME", ".copilot",

@@ -29,7 +29,9 @@ from typing import Any
 
 import pytest
 from testing import make_repo, run_jouet
+from testing.screening import Planted
 
+from jouet_git.gitleaks import binary
 from jouet_git.harness.common import ASKS_DENIED
 from jouet_git.setup.jsonedit import parse as parse_jsonc
 from jouet_git.setup.targets import TARGETS
@@ -653,3 +655,164 @@ def test_copilot_running_claude_hooks_gets_copilots_answers(claude_hook: tuple[W
     pascal["cwd"] = nul(pascal["cwd"])
     proc = run("PreToolUse", json.dumps(pascal))
     assert (proc.returncode, proc.stdout) == (0, "") and "internal error" in proc.stderr
+
+
+# -- Copilot's agentStop and subagentStop ---------------------------------------------------
+
+HELD = ("The last test run in this repository failed (`pytest -q` exited 1). Fix what it reports and run "
+        "`pytest -q` again, until it passes, before you finish. [jouet rule: stop-check]")
+
+
+def test_copilot_stop_events(tmp_path: Path) -> None:
+    """`jouet setup copilot` installs agentStop and subagentStop; the stop check holds the agent
+    there exactly as in Claude Code, with the reply Copilot turns into another turn."""
+    w = World(tmp_path, "copilot")
+    installed = parse_jsonc(Path(w.target.user_path()).read_text()).to_python()["hooks"]
+    assert {"agentStop", "subagentStop"} <= set(installed)
+    stop, sub = w.fixture("agentStop.json"), w.fixture("subagentStop.json")
+    # nothing ran in this session: the agent may stop, and nothing at all is printed
+    for key, payload in (("agentStop", stop), ("subagentStop", sub)):
+        proc = w.run(key, json.dumps(payload))
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    # the session's last test run failed (as postToolUse reported it): both stops hold
+    ran = w.fixture("postToolUse.bash.json")
+    ran["toolArgs"] = {"command": "pytest -q"}
+    ran["toolResult"]["textResultForLlm"] = "F.\n1 failed, 1 passed in 0.02s\n<exited with exit code 1>"
+    assert w.run("postToolUse", json.dumps(ran)).stdout == ""
+    for key, payload in (("agentStop", stop), ("subagentStop", sub)):
+        proc = w.run(key, json.dumps(payload))
+        assert (proc.returncode, proc.stderr) == (0, "")
+        assert out(proc) == {"decision": "block", "reason": HELD}
+    assert w.last_ledger_line()["decision"] == "deny"
+    # Copilot says this turn already continued because of a stop hook: let it stop
+    proc = w.run("agentStop", json.dumps({**stop, "stop_hook_active": True}))
+    assert (proc.returncode, proc.stdout) == (0, "")
+    # bad input and jouet's own failure never block a stop (Copilot logs a non-zero exit and goes on)
+    proc = w.run("agentStop", BROKEN)
+    assert (proc.returncode, proc.stdout) == (0, "") and "not JSON" in proc.stderr
+
+
+# -- Secrets in tool output, per harness ----------------------------------------------------
+
+gitleaks = pytest.mark.skipif(binary.find_gitleaks() is None, reason="gitleaks is not installed")
+NOTICE = ("[jouet: 1 secret was replaced in this output by [secret redacted: RULE-ID] (gitleaks rules: github-pat). "
+          "Do not try to recover, repeat or store the original.]")
+REDACTED = "[secret redacted: github-pat]"
+
+
+def not_withheld(what: str, why: str) -> str:
+    return (f"jouet: {what} holds 1 secret (gitleaks rules: github-pat). {why}, so the output could not be "
+            "withheld: do not repeat, store or send what it printed.")
+
+
+@gitleaks
+def test_copilot_post_tool_use_replaces_the_result(tmp_path: Path) -> None:
+    w, secret = World(tmp_path, "copilot"), Planted().github
+    installed = parse_jsonc(Path(w.target.user_path()).read_text()).to_python()["hooks"]
+    assert [h["matcher"] for h in installed["postToolUse"]] == ["bash|powershell|view|grep|rg|web_fetch"]
+    p = w.fixture("postToolUse.bash.json")
+    p["toolArgs"] = {"command": "./build.sh"}
+    p["toolResult"]["textResultForLlm"] = f"export GITHUB_TOKEN={secret}\n<exited with exit code 0>"
+    proc = w.run("postToolUse", json.dumps(p))
+    assert proc.returncode == 0 and secret not in proc.stdout + proc.stderr
+    assert out(proc) == {"modifiedResult": {
+        "resultType": "success",
+        "textResultForLlm": f"export GITHUB_TOKEN={REDACTED}\n<exited with exit code 0>\n\n{NOTICE}"}}
+    screen = w.last_ledger_line()["records"][-1]["screen"]
+    assert (screen["rules"], screen["withheld"]) == ({"github-pat": 1}, True)
+    # a file viewed, in the snake_case form: the same replacement, mirrored where VS Code reads it
+    v = w.fixture("postToolUse.view.json")
+    assert (w.run("postToolUse", json.dumps(v)).stdout) == ""  # clean output: nothing at all
+    pascal = w.fixture("PostToolUse.Bash.json")
+    pascal["tool_result"]["text_result_for_llm"] = f"TOKEN={secret}\n"
+    modified = {"resultType": "success", "textResultForLlm": f"TOKEN={REDACTED}\n\n{NOTICE}"}
+    assert out(w.run("postToolUse", json.dumps(pascal))) == {
+        "modifiedResult": modified, "hookSpecificOutput": {"hookEventName": "PostToolUse", "modifiedResult": modified}}
+
+
+@gitleaks
+def test_copilot_failed_tool_can_only_be_annotated(claude_hook: tuple[World, RunClaude]) -> None:
+    """Copilot runs .claude/settings.json's PostToolUseFailure with its PascalCase payload."""
+    w, run = claude_hook
+    secret = Planted().github
+    p = fixture(w, "copilot/PostToolUseFailure.Bash.json")
+    p["error"] = f"push rejected for token {secret}\n<exited with exit code 1>"
+    proc = run("PostToolUseFailure", json.dumps(p))
+    assert proc.returncode == 0 and secret not in proc.stdout + proc.stderr
+    line = not_withheld("this failed tool's output", "After a failed tool a hook may only add context")
+    assert out(proc) == {"additionalContext": line,
+                         "hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": line}}
+    assert w.last_ledger_line()["records"][-1]["screen"]["withheld"] is False
+
+
+@gitleaks
+def test_codex_post_tool_use_blocks_with_the_screened_output(tmp_path: Path) -> None:
+    """Codex has no field that rewrites a result: a PostToolUse block's reason takes its place."""
+    w, secret = World(tmp_path, "codex"), Planted().github
+    installed = parse_jsonc(Path(w.target.user_path()).read_text()).to_python()["hooks"]
+    assert [g["matcher"] for g in installed["PostToolUse"]] == ["Bash|mcp__.*"]
+    p = w.fixture("PostToolUse.Bash.json")
+    p["tool_input"]["command"] = "env"
+    p["tool_response"]["output"] = f"HOME=/home/dev\nGITHUB_TOKEN={secret}\n"
+    proc = w.run("PostToolUse", json.dumps(p))
+    assert proc.returncode == 0 and secret not in proc.stdout + proc.stderr
+    shown = {**p["tool_response"], "output": f"HOME=/home/dev\nGITHUB_TOKEN={REDACTED}\n\n{NOTICE}"}
+    assert out(proc) == {"decision": "block", "reason": json.dumps(shown, ensure_ascii=False)}
+    # a rule after the tool still speaks through additionalContext beside the block
+    p["tool_input"]["command"] = "git commit -m wip"
+    assert out(w.run("PostToolUse", json.dumps(p))) == {
+        "decision": "block", "reason": json.dumps(shown, ensure_ascii=False),
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": POST}}
+
+
+@gitleaks
+def test_gemini_after_tool_denies_with_the_screened_output(tmp_path: Path) -> None:
+    """A denial after a tool hides its output; the reason (the output, screened) takes its place."""
+    w, secret = World(tmp_path, "gemini"), Planted().github
+    installed = parse_jsonc(Path(w.target.user_path()).read_text()).to_python()["hooks"]
+    [group] = installed["AfterTool"]
+    assert "read_file" in group["matcher"].split("|")
+    p = w.fixture("AfterTool.read_file.json")
+    assert w.run("AfterTool", json.dumps(p)).stdout == ""  # clean: nothing
+    p["tool_response"]["llmContent"] = f"DEBUG = False\nGITHUB_TOKEN = \"{secret}\"\n"
+    proc = w.run("AfterTool", json.dumps(p))
+    assert (proc.returncode, proc.stderr) == (0, "") and secret not in proc.stdout
+    assert out(proc) == {
+        "decision": "deny", "reason": f"DEBUG = False\nGITHUB_TOKEN = \"{REDACTED}\"\n\n{NOTICE}",
+        "systemMessage": "jouet-git replaced 1 secret in this tool's output (gitleaks rules: github-pat)."}
+    # a shell command's rule after the tool goes into the same reason (a blocked result drops context)
+    s = w.fixture("AfterTool.run_shell_command.json")
+    s["tool_response"]["llmContent"] = s["tool_response"]["llmContent"].replace("wip", f"wip {secret}")
+    twice = NOTICE.replace("1 secret was", "2 secrets were")  # in the command line and in its output
+    text = s["tool_response"]["llmContent"].replace(secret, REDACTED)
+    assert out(w.run("AfterTool", json.dumps(s))) == {
+        "decision": "deny", "reason": f"{text}\n\n{twice}\n\n{POST}",
+        "systemMessage": "jouet-git replaced 2 secrets in this tool's output (gitleaks rules: github-pat)."}
+
+
+@gitleaks
+def test_cursor_post_tool_use_can_only_annotate(claude_hook: tuple[World, RunClaude]) -> None:
+    """Cursor runs .claude/settings.json's PostToolUse with its own payload: context only."""
+    w, run = claude_hook
+    secret = Planted().github
+    p = fixture(w, "cursor/postToolUse.Shell.json")
+    assert out(run("PostToolUse", json.dumps(p))) == {}  # clean: Cursor's empty answer
+    p["tool_output"] = f"GITHUB_TOKEN={secret}\n"
+    proc = run("PostToolUse", json.dumps(p))
+    assert proc.returncode == 0 and secret not in proc.stdout + proc.stderr
+    assert out(proc) == {"additional_context": not_withheld(
+        "this tool's output", "Cursor lets a hook only add context after a tool")}
+    assert w.last_ledger_line()["records"][-1]["screen"]["withheld"] is False
+
+
+@gitleaks
+def test_cline_post_tool_use_can_only_annotate(tmp_path: Path) -> None:
+    w, secret = World(tmp_path, "cline"), Planted().github
+    p = w.fixture("PostToolUse.execute_command.json")
+    p["postToolUse"]["parameters"]["command"] = "./build.sh"
+    assert out(w.run("PostToolUse", json.dumps(p))) == {"cancel": False}
+    p["postToolUse"]["result"] = f"GITHUB_TOKEN={secret}\n"
+    proc = w.run("PostToolUse", json.dumps(p))
+    assert proc.returncode == 0 and secret not in proc.stdout + proc.stderr
+    assert out(proc) == {"cancel": False, "contextModification": not_withheld(
+        "this tool's output", "Cline lets a hook only add context after a tool")}

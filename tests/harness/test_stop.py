@@ -24,14 +24,18 @@ CASES = [
     ("codex", "stop", "codex/Stop.json", {"stop_hook_active": True}),
     ("cursor", "stop", "cursor/stop.json", {"loop_count": 1}),
     ("gemini", "after-agent", "gemini/AfterAgent.json", {"stop_hook_active": True}),
+    ("copilot", "agent-stop", "copilot/agentStop.json", {"stop_hook_active": True}),
+    ("copilot", "agent-stop", "copilot/Stop.json", {"stop_hook_active": True}),  # the PascalCase form
+    ("copilot", "subagent-stop", "copilot/subagentStop.json", {"stop_hook_active": True}),
 ]
 HELD: dict[str, Any] = {
     "claude": {"decision": "block", "reason": HOLD},
     "codex": {"decision": "block", "reason": HOLD},
     "cursor": {"followup_message": HOLD},
     "gemini": {"decision": "deny", "reason": HOLD},
+    "copilot": {"decision": "block", "reason": HOLD},  # the same fields in both payload formats
 }
-LET_GO = {"claude": "", "codex": "", "cursor": "{}\n", "gemini": ""}
+LET_GO = {"claude": "", "codex": "", "cursor": "{}\n", "gemini": "", "copilot": ""}
 
 
 def held() -> Outcome:
@@ -55,13 +59,3 @@ def test_stop_request_and_replies(harness: str, event: str, fixture: str, active
     let_go = found.reply(request, Outcome())
     assert (let_go.exit, let_go.stdout) == (0, LET_GO[harness])
 
-
-def test_copilot_agent_stop() -> None:
-    found = adapter("copilot")
-    assert found is not None
-    payload = {"sessionId": "s", "timestamp": 1, "cwd": "/w", "transcriptPath": "/t", "stopReason": "end_turn",
-               "stop_hook_active": False}
-    request = found.read("agent-stop", json.dumps(payload), [], {})
-    assert request.kind == STOP
-    assert json.loads(found.reply(request, held()).stdout) == {"decision": "block", "reason": HOLD}
-    assert found.reply(request, Outcome()).stdout == ""

@@ -79,6 +79,24 @@ def test_shell_writes_and_reads(repo: Path, holder: subprocess.Popen[bytes]) -> 
     assert bash(repo, "bob", "cp src/a.py /tmp/copy.py") is None
 
 
+@pytest.mark.parametrize("command", [
+    "python3 -c \"open('src/a.py', 'w').write('')\"",
+    "node -e \"require('fs').writeFileSync('src/a.py', '')\"",
+    "git checkout -- src/a.py",
+    "git restore --source=HEAD src/a.py",
+    "git stash push -m mine -- src/a.py",
+    "bash -c 'truncate -s 0 src/a.py'",
+    "dd if=/dev/null of=src/a.py",
+])
+def test_other_ways_to_change_a_claimed_file_are_denied(repo: Path, holder: subprocess.Popen[bytes],
+                                                        command: str) -> None:
+    claim(repo, "alice", holder, "src/a.py")
+    (repo / "src" / "a.py").write_text("alice's work in progress\n")
+    denied(bash(repo, "bob", command))
+    proc = subprocess.run(["bash", "-c", command], cwd=repo, capture_output=True, text=True)
+    assert (repo / "src" / "a.py").read_text() != "alice's work in progress\n", proc.stderr  # it really would
+
+
 def test_a_claim_lapses_when_its_holder_exits_or_it_expires(repo: Path, holder: subprocess.Popen[bytes],
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     claim(repo, "alice", holder, "src/")

@@ -76,6 +76,10 @@ PRINTS_A_SECRET = [
     ("printf '%s\\n' \"$DATABASE_URL\"", "DATABASE_URL"),
     ("echo $GITHUB_TOKEN | base64", "GITHUB_TOKEN"),
     ("bash -c 'echo $NPM_TOKEN'", "NPM_TOKEN"),
+    ("declare -p GITHUB_TOKEN", "GITHUB_TOKEN"),
+    ("python3 -c 'import os; print(os.environ[\"OPENAI_API_KEY\"])'", "OPENAI_API_KEY"),
+    ("python3 - <<'EOF'\nimport os\nprint(os.getenv('DB_PASSWORD'))\nEOF", "DB_PASSWORD"),
+    ("perl -e 'print $ENV{STRIPE_SECRET_KEY}'", "STRIPE_SECRET_KEY"),
 ]
 
 
@@ -238,3 +242,18 @@ def test_grep_tool_showing_lines_of_a_secret_file_is_denied(project: Path, env_f
 def test_a_file_tool_that_writes_a_secret_file_is_not_a_read(project: Path, env_file: str) -> None:
     answer = tool("Edit", project, file_path=str(project / ".env"), old_string="DEBUG=1", new_string="DEBUG=0")
     assert answer is None
+
+
+def test_a_credential_command_is_denied_and_the_suggested_form_is_quiet(project: Path, tmp_path: Path) -> None:
+    """`git credential fill` really prints a stored password (a store helper in a file here); the
+    suggested ways through hand it on instead."""
+    value = secret("pw")
+    store = tmp_path / "credentials"
+    store.write_text(f"https://me:{value}@example.com\n")
+    subprocess.run(["git", "config", "credential.helper", f"store --file={store}"], cwd=project, check=True)
+    command = "printf 'protocol=https\\nhost=example.com\\n\\n' | git credential fill"
+    assert value in run(command, project)
+    reason = denied_by(bash(command, project), "print-secrets")
+    assert "credential" in reason and value not in reason
+    assert bash("GH_TOKEN=$(gh auth token) gh pr list", project) is None
+    assert bash("gh auth status", project) is None

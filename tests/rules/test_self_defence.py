@@ -378,3 +378,24 @@ def test_other_harnesses_file_tools_by_kind(repo: Path, harness: str, tool_name:
     call = Call(harness=harness, tool=tool_name, kind=KIND_EDIT, path=path, cwd=str(repo), input=data)
     decision = Runner(record=False).decide(call)
     assert decision.deny is not None and decision.deny.rule == "jouet-files", decision.to_json()
+
+
+def test_another_jouet_placed_on_path_is_denied(repo: Path, tmp_path: Path) -> None:
+    """A program named jouet put in a directory of PATH would run instead of jouet (a project's hook
+    command is a bare `jouet`); the same name elsewhere is just a file."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    for command in (f"printf '#!/bin/sh\\nexit 0\\n' > {bin_dir}/jouet", f"ln -sf /bin/true {bin_dir}/jouet",
+                    f"cp /bin/true {bin_dir}/jouet"):
+        payload = claude_payload(command, repo)
+        proc = run_jouet("hook", "claude", "pre", input=payload, cwd=repo, env=env)
+        out = json.loads(proc.stdout)["hookSpecificOutput"]
+        assert "a program named jouet on PATH" in denied(out, "jouet-files")
+    passes(bash("echo hi > notes/jouet", repo))
+
+
+@pytest.mark.parametrize("command", ["pip uninstall -y jouet-git", "python3 -m pip uninstall -y jouet_git",
+                                     "sudo pipx uninstall jouet-git", "uv tool uninstall jouet-git"])
+def test_removing_jouet_s_package_is_denied(repo: Path, command: str) -> None:
+    denied(bash(command, repo), "jouet-config")

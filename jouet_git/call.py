@@ -29,7 +29,7 @@ KIND_OTHER = "other"
 COMMAND_FIELDS = (
     "words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
     "span", "words_at", "nested", "matched", "status", "text", "line", "background", "stdin_args",
-    "stdin_from", "chdir",
+    "stdin_from", "chdir", "reads",
 )
 
 
@@ -48,6 +48,8 @@ class Command:
     stdin_from: the file its standard input is redirected from (`< .env`, a loop's `done < f`).
     chdir: the directory a wrapper moves it to before it runs (`env -C dir`, `sudo -D dir`), as
     written and joined when several do; False when that cannot be told (`find -execdir`).
+    reads: for an inline program (`python3 -c`, `node -e`, a here-document fed to an interpreter),
+    the literal paths it opens or reads (shell/inline.py).
 
     Internal, for jouet.dirs: seq is the index among the script's top-level commands of the one it
     runs as part of (its own for a top-level command), scope the subshells it runs in, and origin
@@ -57,7 +59,7 @@ class Command:
     __slots__ = (
         "argv", "background", "captured", "chdir", "env", "heredocs", "line", "matched", "memo", "nested",
         "op", "origin",
-        "piped", "program", "scope", "seq", "span", "status", "stdin_args", "stdin_from",
+        "piped", "program", "reads", "scope", "seq", "span", "status", "stdin_args", "stdin_from",
         "stdin_redirected", "stdout_to", "text", "via", "words", "words_at",
     )
 
@@ -108,6 +110,7 @@ class Command:
         self.stdin_args = stdin_args
         self.stdin_from = stdin_from
         self.chdir = chdir
+        self.reads: list[str] = []
         self.seq = -1
         self.scope: tuple[int, ...] = ()
         # The command that runs this one in a process of its own (sh -c's, find -exec's), whose

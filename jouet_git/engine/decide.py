@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from jouet_git.call import POST_TOOL_USE, Call
-from jouet_git.engine.match import Context, rule_matches
+from jouet_git.engine.match import Context, read_limit, rule_matches
 from jouet_git.engine.model import ASK, BUILTIN, DENY, ENFORCED, WARN
 
 TYPE_CHECKING = False
@@ -180,6 +180,10 @@ def _outcome(rule: Rule, call: Call, hits: list[int], scripts: ScriptRunner | No
         message = rule.message or ""
         if rule.suggest:
             message = f"Run `{rule.suggest}` instead. {message}"
+        if any(m.read_limit for m in rule.matchers):
+            problem = read_limit(call)
+            if problem is not None:
+                message = f"{message} What jouet stopped at: {problem}."
         return Outcome(DENY, message)
     if scripts is None:
         return None

@@ -16,7 +16,7 @@ MATCH_COMMAND_KEYS = (
 )
 MATCH_TOOL_KEYS = (
     "tool", "paths", "unless_paths", "input", "unless_input", "min_tracked_files", "seen", "min_read_lines",
-    "min_code_lines", "fnox", "secret_files",
+    "min_code_lines", "fnox", "secret_files", "read_limit",
 )
 # `exit_code` also stands on its own (a post-tool-use rule about the whole call). `secret_files` is
 # about a file tool's path, or with `command`, about the command's arguments.
@@ -25,7 +25,7 @@ MATCH_KEYS = (
     "tool", "paths", "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args",
     "unless_args", "max_args", "background", "text", "with", "unless_with", "input", "unless_input",
     "seen", "min_read_lines", "min_code_lines", "min_tracked_files", "unless_paths", "fnox", "secret_files",
-    "secret_vars", "secret_args", "prints", "stdout_to", "exit_code", "env",
+    "secret_vars", "secret_args", "prints", "stdout_to", "exit_code", "env", "read_limit",
 )
 # Matcher keys that ask about the session or the project (what was read, the fnox config): checked
 # last, once every other key of the matcher holds, since they read files.

@@ -152,6 +152,8 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
         haystack = command.argv[1:] + command.heredocs
         if command.stdin_from is not None:
             haystack.append(command.stdin_from)  # `cat < .env` reads .env as surely as `cat .env`
+        if command.reads:
+            haystack.extend(command.reads)  # so does `python3 -c "print(open('.env').read())"`
         for regex in m.text:
             search = _regex(regex).search
             if not any(search(word) for word in haystack):
@@ -175,7 +177,7 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
             return False
         if m.secret_files is not None:
             where = _command_dir(command, call) if config else None
-            on = bool(config and where and any(config.has_file(a, where) for a in parsed.args))
+            on = bool(config and where and any(config.has_file(a, where) for a in [*parsed.args, *command.reads]))
             if on != m.secret_files:
                 return False
     return True
@@ -351,7 +353,20 @@ def tool_matches(m: Matcher, call: Call, ctx: Context) -> bool:
     if (m.min_tracked_files is not None and ctx.tracked_files is not None
             and ctx.tracked_files < m.min_tracked_files):
         return False
+    if m.read_limit is not None and (read_limit(call) is not None) != m.read_limit:
+        return False
     return m.command is not None or m.exit_code is None or call.exit_code in m.exit_code
+
+
+def read_limit(call: Call) -> str | None:
+    """The problem of the reading limit the shell reader stopped at for CALL (or its own failure),
+    or None: it read the whole command, or stopped only at a syntax error (which bash refuses too)."""
+    if call.kind != KIND_SHELL or not call.incomplete:
+        return None
+    for problem in call.problems:
+        if problem.startswith(("too ", "internal error:")):
+            return problem
+    return None
 
 
 def state_matches(m: Matcher, call: Call, ctx: Context) -> bool:

@@ -37,8 +37,8 @@ class Matcher:
     __slots__ = (
         "_patterns", "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "fnox", "input",
         "literal_programs", "max_args", "min_code_lines", "min_read_lines", "min_tracked_files", "paths", "prints",
-        "programs", "reads", "secret_args", "secret_files", "secret_vars", "seen", "stdout_to", "text", "tool",
-        "unless_args", "unless_flags", "unless_input", "unless_paths", "unless_with", "value_flags",
+        "programs", "read_limit", "reads", "secret_args", "secret_files", "secret_vars", "seen", "stdout_to", "text",
+        "tool", "unless_args", "unless_flags", "unless_input", "unless_paths", "unless_with", "value_flags",
         "via", "wild_programs", "with_",
     )
 
@@ -82,6 +82,8 @@ class Matcher:
         self.input: dict[str, Any] | None = data.get("input")
         self.unless_input = _tuple(data.get("unless_input"))
         self.min_tracked_files: int | None = data.get("min_tracked_files")
+        # The shell reader stopped at one of its reading limits (or failed): part of the command is unread.
+        self.read_limit: bool | None = data.get("read_limit")
         # What the session was shown, and the project's fnox config: worked out only once every other
         # key of the matcher holds (engine/match.py).
         self.seen: bool | None = data.get("seen")

@@ -65,6 +65,9 @@ def _matcher_properties(nested: bool) -> dict[str, Any]:
                      ".fnox.toml or .config/fnox.toml here or above)."},
             "secret_files": {"type": "boolean", "description": "The call reads a file a fnox plain provider reads "
                              "secrets from: a file tool's path, or with command, one of its arguments."},
+            "read_limit": {"type": "boolean", "description": "The shell reader stopped at one of its reading "
+                           "limits (size, depth, number of commands...), so part of the command is unread; the "
+                           "limit is added to the rule's message."},
         })
     assert set(props) == set(keys.WITH_KEYS if nested else keys.MATCH_KEYS)
     return props

@@ -57,7 +57,7 @@ CALL_FIELDS = ("event", "harness", "tool", "command", "path", "cwd", "session", 
                "commands", "input")
 COMMAND_FIELDS = ("words", "argv", "program", "heredocs", "via", "op", "stdout_to", "stdin_redirected", "env",
                   "span", "words_at", "nested", "matched", "status", "text", "line", "background", "stdin_args",
-                  "stdin_from")
+                  "stdin_from", "reads")
 MODULE_FIELDS = ("deny", "warn", "allow", "rewrite", "record", "git", "gh", "options", "short_flag", "has_command",
                  "unwrap", "dirs", "parse", "contains", "basename", "repo", "file", "env", "stack", "secrets",
                  "claims", "settings", "session", "ci", "writes", "guarded", "fnox")
@@ -429,7 +429,7 @@ class ScriptHost:
             "span": list(command.span) if command.span is not None else None, "words_at": command.words_at,
             "nested": command.nested, "matched": matched, "status": command.status, "text": command.text,
             "line": command.line, "background": command.background, "stdin_args": command.stdin_args,
-            "stdin_from": command.stdin_from,
+            "stdin_from": command.stdin_from, "reads": command.reads or None,
         }
         table = self.sb.module({k: v for k, v in fields.items() if v is not None}, self._gap("command"),
                                None, COMMAND_FIELDS)

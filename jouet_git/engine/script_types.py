@@ -40,6 +40,8 @@ export type JouetCommand = {
 \tstdin_args: boolean,
 \t-- The file its standard input is redirected from (`< .env`, a loop's `done < f`).
 \tstdin_from: string?,
+\t-- An inline program's (python3 -c, node -e, a here-document fed to one): the literal paths it reads.
+\treads: {string}?,
 }
 
 export type JouetCall = {

@@ -50,6 +50,9 @@ def parse(script: str, exit_code: int | None = None, cwd: str | None = None) -> 
     Never raises: text it cannot read is kept as data and the result marked incomplete.
     """
     sh = Shared(len(script), cwd)
+    if cwd is not None:
+        sh.vars["PWD"] = cwd  # where the call starts; `cd` moves it, and sets OLDPWD (shell/values.py)
+        sh.exported.add("PWD")
     items = []
     if len(script) > MAX_SIZE:
         sh.incomplete = True

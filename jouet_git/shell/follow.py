@@ -117,7 +117,7 @@ def run_inline(r: Reader, cmd: Command, key: tuple[int, ...], language: str, cod
                presets: dict[str, str]) -> None:
     """Read the commands an inline program runs: a string for a shell is read as a script, an
     argument list as a command; their via ends with the interpreter."""
-    from jouet_git.shell.inline import MAX_CODE, commands
+    from jouet_git.shell.inline import MAX_CODE, inspect
 
     if len(code) > MAX_CODE:
         r.stop(f"too long: an inline {language} program of {len(code)} characters; jouet reads "
@@ -125,11 +125,34 @@ def run_inline(r: Reader, cmd: Command, key: tuple[int, ...], language: str, cod
         return
     if not r.charge(len(code)):
         return
-    for k, (kind, what) in enumerate(commands(language, code, presets)):
+    operands = program_operands(language, cmd.argv, code)
+    found, reads = inspect(language, code, presets, operands)
+    if language in ("perl", "ruby") and any(_loops(word) for word in cmd.argv[1:] if word != code):
+        reads = [*operands, *reads]  # perl -ne / -pe, ruby -n / -p: every operand is read
+    if reads:
+        cmd.reads.extend(r for r in reads if r not in cmd.reads)
+    for k, (kind, what) in enumerate(found):
         if kind == "shell" and isinstance(what, str):
             shell_c(r, cmd, what, (*key, k))
         elif isinstance(what, list):
             derive(r, cmd, what, (*key, k), False)
+
+
+def program_operands(language: str, argv: list[str], code: str) -> list[str]:
+    """The words an inline program gets as its arguments: those after its code (`-c CODE ARGS`, `-e
+    CODE ARGS`) or after `-` (a program read from standard input). None for awk, whose operands are
+    files it reads as any program does."""
+    if language == "awk":
+        return []
+    for k in range(len(argv) - 1, 0, -1):
+        if argv[k] == code or argv[k] == "-":
+            return [w for w in argv[k + 1:] if not w.startswith("-")]
+    return []
+
+
+def _loops(word: str) -> bool:
+    """Whether an option word of perl or ruby is -n or -p (alone or in a cluster such as -lne)."""
+    return len(word) > 1 and word[0] == "-" and word[1] != "-" and bool(set(word[1:].split("e")[0]) & {"n", "p"})
 
 
 def shell_c(r: Reader, cmd: Command, script: str, key: tuple[int, ...]) -> None:

@@ -8,6 +8,12 @@ the reader only when an interpreter appears). The other languages are read by a 
 knows their strings, comments and calls (scan.py). Simple variables given a literal earlier in the same
 program are followed (`cmd = "git reset --hard"; os.system(cmd)`); anything else (a value computed
 at run time) is kept as an unknown word, written `$__unknown`.
+
+The files a program reads are found the same way (`reads`): literal paths handed to the language's
+ways of opening or reading a file (open, pathlib's read_text, fs.readFileSync, File.read,
+file_get_contents, perl's open for reading, awk's `getline < "file"`...), and the file operands of
+a program that reads its arguments (sys.argv[1], perl -n/-p or `<>`, ruby's ARGF). A path opened
+only for writing is not a read.
 """
 
 from __future__ import annotations
@@ -261,17 +267,24 @@ _SOURCES = {
 
 def commands(language: str, code: str, presets: dict[str, str] | None = None) -> list[Found]:
     """The commands a program in language runs, as far as its text says."""
+    return inspect(language, code, presets)[0]
+
+
+def inspect(language: str, code: str, presets: dict[str, str] | None = None,
+            operands: list[str] | None = None) -> tuple[list[Found], list[str]]:
+    """The commands a program in language runs and the files it reads, as far as its text says.
+    operands: the words after the program on its command line (its arguments)."""
     if len(code) > MAX_CODE:
-        return []
+        return [], []
     if language == "python":
-        return _python(code, 0)
+        reader = _python_reader(code, 0, operands or [])
+        return (reader.found, reader.reads) if reader is not None else ([], [])
     from jouet_git.shell.scan import Scanner
 
-    scanner = Scanner(language, code, presets or {})
-    try:
-        return scanner.run()
-    except RecursionError:  # arrays nested thousands deep: what was found so far
-        return scanner.found
+    scanner = Scanner(language, code, presets or {}, operands or [])
+    with contextlib.suppress(RecursionError):  # arrays nested thousands deep: what was found so far
+        scanner.run()
+    return scanner.found, scanner.reads
 
 
 # -- Python, with ast ------------------------------------------------------------------------------
@@ -289,17 +302,32 @@ _PY_RUN = frozenset({
 })
 
 
-def _python(code: str, depth: int) -> list[Found]:
+# Functions whose first argument is a file they read (open's mode is looked at), and pathlib's methods
+# that read the file of the path they are called on.
+_PY_OPEN = frozenset({"open", "io.open", "builtins.open", "codecs.open", "os.open", "gzip.open", "bz2.open",
+                      "lzma.open", "tokenize.open", "io.FileIO"})
+_PY_READ_FIRST = frozenset({
+    "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copyfileobj", "fileinput.input",
+    "linecache.getlines", "linecache.getline", "dotenv.dotenv_values", "dotenv.main.dotenv_values",
+    "netrc.netrc",
+})
+_PY_PATHS = frozenset({"pathlib.Path", "pathlib.PosixPath", "pathlib.PurePath", "pathlib.PurePosixPath"})
+_PY_PATH_READS = frozenset({"read_text", "read_bytes", "open"})
+_WRITE_MODE = frozenset("wax")
+
+
+def _python_reader(code: str, depth: int, operands: list[str]) -> _PyReader | None:
     import ast
 
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
+        return None
     reader = _PyReader(depth)
+    reader.argv = ["-c", *operands]
     with contextlib.suppress(RecursionError):
         reader.block(tree.body)
-    return reader.found
+    return reader
 
 
 class _PyReader:
@@ -310,6 +338,8 @@ class _PyReader:
         self.values: dict[str, Any] = {}  # variable -> str or list[str] known value
         self.found: list[Found] = []
         self.depth = depth
+        self.reads: list[str] = []  # literal paths the program reads
+        self.argv: list[str] = []  # sys.argv, when the command line says
 
     def block(self, body: list[Any]) -> None:
         import ast
@@ -378,6 +408,7 @@ class _PyReader:
     def call(self, node: Any) -> None:
         import ast
 
+        self.read_call(node)
         name = self.dotted(node.func)
         if name is None:
             return
@@ -413,7 +444,91 @@ class _PyReader:
         elif name in ("exec", "eval", "builtins.exec", "builtins.eval") and args and self.depth < 4:
             got = self.value(args[0])
             if isinstance(got, str):
-                self.found.extend(_python(got, self.depth + 1))
+                inner = _python_reader(got, self.depth + 1, self.argv[1:])
+                if inner is not None:
+                    self.found.extend(inner.found)
+                    self.reads.extend(inner.reads)
+
+    def read_call(self, node: Any) -> None:
+        """Note the file a call reads, when it is a literal (or a variable holding one)."""
+        import ast
+
+        func = node.func
+        args = node.args
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        if isinstance(func, ast.Attribute) and func.attr in _PY_PATH_READS:
+            # Path('.env').read_text(), (Path.home() / '.netrc').open()
+            path = self.path_value(func.value)
+            if path is not None:
+                mode = args[0] if args and func.attr == "open" else keywords.get("mode")
+                if not self.writes_only(mode):
+                    self.reads.append(path)
+                return
+        name = self.dotted(func)
+        if name is None:
+            return
+        first = args[0] if args else keywords.get("file") or keywords.get("src") or keywords.get("path")
+        if first is None:
+            return
+        if name in _PY_OPEN:
+            mode = args[1] if len(args) > 1 else keywords.get("mode") or keywords.get("flags")
+            if name == "os.open":
+                if mode is not None and self.os_flags_write(mode):
+                    return
+            elif self.writes_only(mode):
+                return
+        elif name not in _PY_READ_FIRST and name.rpartition(".")[2] != "dotenv_values":
+            return
+        got = self.path_value(first)
+        if got is not None:
+            self.reads.append(got)
+
+    def writes_only(self, mode: Any) -> bool:
+        """Whether open's MODE opens for writing only ("w", "a", "x" without "+")."""
+        got = self.value(mode) if mode is not None else None
+        return isinstance(got, str) and bool(_WRITE_MODE & set(got)) and "+" not in got
+
+    def os_flags_write(self, flags: Any) -> bool:
+        import ast
+
+        names = {n.attr for n in ast.walk(flags) if isinstance(n, ast.Attribute)}
+        return bool(names & {"O_WRONLY", "O_CREAT", "O_TRUNC", "O_APPEND"}) and "O_RDWR" not in names
+
+    def path_value(self, node: Any) -> str | None:
+        """The path an expression names: a literal string, a variable holding one, Path(...) of
+        one, `/` joins of those, Path.home() (as ~), sys.argv[N] given on the command line."""
+        import ast
+
+        if isinstance(node, ast.Call):
+            name = self.dotted(node.func)
+            if name is not None and (name in _PY_PATHS or name.endswith((".Path", ".home"))):
+                if name.endswith(".home") and not node.args:
+                    return "~"
+                if len(node.args) == 1:
+                    return self.path_value(node.args[0])
+                return None
+            if name in ("os.path.expanduser", "str", "os.fspath") and len(node.args) == 1:
+                return self.path_value(node.args[0])
+            if name == "os.path.join" and node.args:
+                parts = [self.path_value(a) for a in node.args]
+                return "/".join(p for p in parts if p is not None) if all(p is not None for p in parts) else None
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("expanduser", "resolve", "absolute"):
+                return self.path_value(node.func.value)
+            return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            left, right = self.path_value(node.left), self.path_value(node.right)
+            if left is None or right is None:
+                return None
+            return right if right.startswith("/") else f"{left.rstrip('/')}/{right}"
+        if isinstance(node, ast.Subscript) and self.dotted(node.value) == "sys.argv":
+            index = node.slice
+            if isinstance(index, ast.Constant) and isinstance(index.value, int) and 0 < index.value < len(self.argv):
+                return self.argv[index.value]
+            return None
+        got = self.value(node)
+        if isinstance(got, str) and got and UNKNOWN not in got:
+            return got
+        return None
 
     def exec_like(self, name: str, args: list[Any]) -> None:
         tail = name.rpartition(".")[2]

@@ -117,6 +117,8 @@ _SETTERS = frozenset({
     "export", "declare", "typeset", "local", "readonly", "unset", "read", "readarray", "mapfile",
     "getopts", "printf", "set", "shift", "alias", "unalias",
 })
+# Builtins that move the shell, and so change $PWD and $OLDPWD.
+_MOVERS = frozenset({"cd", "pushd", "popd"})
 
 
 def _reserved(s: str, i: int) -> tuple[str, int] | None:
@@ -1279,6 +1281,10 @@ class Reader:
                 self.assignments(env, arrays, appended, partial)
         elif cmd.program in _SETTERS:
             self.setter(cmd, arrays)
+        elif cmd.program in _MOVERS:
+            from jouet_git.shell.values import moved
+
+            moved(self, cmd)
         return Elem([cmd], cmd)
 
     def array(self) -> str:

@@ -36,6 +36,32 @@ _CALLS: dict[str, dict[str, str]] = {
            "execFile": "file-args", "execFileSync": "file-args", "Bun.spawn": "array", "Bun.spawnSync": "array",
            "Deno.run": "object-cmd", "Deno.Command": "file-object"},
 }
+# Per language: the calls that read a file named by their first argument, with the index of the
+# argument that gives the mode (-1: none; the file is read whatever the mode says otherwise).
+_READS: dict[str, dict[str, int]] = {
+    "js": {"readFileSync": -1, "readFile": -1, "createReadStream": -1, "readTextFile": -1,
+           "readTextFileSync": -1, "readFileStr": -1, "copyFileSync": -1, "copyFile": -1, "cpSync": -1,
+           "Bun.file": -1, "openSync": 1, "open": 1},
+    "ruby": {"File.read": -1, "IO.read": -1, "File.readlines": -1, "IO.readlines": -1, "File.foreach": -1,
+             "IO.foreach": -1, "File.binread": -1, "IO.binread": -1, "File.open": 1, "File.new": 1,
+             "FileUtils.cp": -1, "FileUtils.copy": -1, "FileUtils.copy_file": -1, "Pathname.new": -1,
+             "Dotenv.load": -1, "Dotenv.parse": -1, "YAML.load_file": -1, "JSON.load_file": -1, "open": 1},
+    "php": {"file_get_contents": -1, "file": -1, "readfile": -1, "parse_ini_file": -1, "fopen": 1,
+            "copy": -1, "highlight_file": -1, "show_source": -1, "SplFileObject": 1},
+    "lua": {"io.open": 1, "io.lines": -1},
+    "perl": {"read_file": -1, "File::Slurp::read_file": -1, "read_text": -1, "path": -1, "copy": -1,
+             "File::Copy::copy": -1},
+    "awk": {},
+}
+# Code that reads the program's file operands (perl and ruby: `<>`, ARGV, ARGF; js: process.argv).
+_OPERANDS = {
+    "perl": re.compile(r"<\s*(?:ARGV|STDIN)?\s*>|\$ARGV\b|@ARGV|\bARGV\b"),
+    "ruby": re.compile(r"\bARGF\b|\bARGV\b|\$<|\bgets\b|\breadlines\b"),
+    "js": re.compile(r"process\.argv"),
+    "php": re.compile(r"\$argv\b"),
+    "lua": re.compile(r"\barg\s*\["),
+    "awk": re.compile(r"(?!)"),
+}
 _CONCAT = {"perl": ".", "php": ".", "ruby": "+", "js": "+", "lua": "..", "awk": ""}
 _COMMENTS = {"perl": ("#",), "ruby": ("#",), "awk": ("#",), "php": ("#", "//", "/*"), "js": ("//", "/*"),
              "lua": ("--",)}
@@ -55,8 +81,12 @@ class Scanner:
     """Reads a program of one of the other languages for the calls in _CALLS, backticks (perl,
     ruby, php), qx// and %x(), perl's open with a pipe, awk's pipes, and Bun's $`...`."""
 
-    def __init__(self, language: str, code: str, presets: dict[str, str]) -> None:
+    def __init__(self, language: str, code: str, presets: dict[str, str], operands: list[str] | None = None) -> None:
         self.lang = language
+        self.reads: list[str] = []  # literal paths the program reads
+        self.read_calls = _READS[language]
+        if operands and _OPERANDS[language].search(code):
+            self.reads.extend(operands)
         self.s = code
         self.n = len(code)
         self.i = 0
@@ -114,6 +144,10 @@ class Scanner:
             kind = self.kind(name, i)
             if kind is not None:
                 self.call(kind)
+            elif self.lang == "awk" and name == "getline":
+                self.awk_getline()
+            elif self.read_calls:
+                self.read_call(name)
         return self.found
 
     def kind(self, name: str, at: int) -> str | None:
@@ -338,6 +372,8 @@ class Scanner:
             if name in ("my", "our", "local"):
                 self.skip_blank()
                 return self.primary()
+            if self.read_calls and name not in self.values:
+                self.read_call(name)  # `$f = fopen(".env", "r")`, `const t = fs.readFileSync(".env")`
             return self.values.get(name)
         return _NOTHING
 
@@ -434,6 +470,11 @@ class Scanner:
                 found.append(("shell", args[1].strip().strip("|")))
             elif len(args) > 2 and args[1] in ("-|", "|-"):
                 self.list_call(args[2:])
+            elif len(args) == 2 and isinstance(args[1], str) and not args[1].lstrip().startswith((">", "+>")):
+                self.add_read(args[1].strip().lstrip("<+").strip())  # open(F, "<.env"), open F, ".env"
+            elif len(args) > 2 and isinstance(args[1], str) and args[1].strip().startswith(("<", "+<")) \
+                    and isinstance(args[2], str):
+                self.add_read(args[2])
         elif kind == "list":
             if isinstance(first, dict):
                 args = args[1:]  # Ruby's env hash
@@ -457,6 +498,54 @@ class Scanner:
             if isinstance(first, str):
                 given = options.get("args")
                 found.append(("argv", [first, *(given if isinstance(given, list) else [])]))
+
+    def read_call(self, name: str) -> None:
+        """A call that reads the file its first argument names (fs.readFileSync, File.read...)."""
+        mode_at = self.read_calls.get(name)
+        if mode_at is None and self.lang == "js":
+            mode_at = self.read_calls.get(name.rpartition(".")[2])
+            if mode_at is not None and name.rpartition(".")[2] in ("open", "openSync") and "fs" not in name:
+                return  # window.open, some_object.open: not a file
+        if mode_at is None:
+            return
+        save = self.i
+        self.skip_blank()
+        after = self.s[self.i] if self.i < self.n else ";"
+        # A call: its arguments in parentheses or a string; ruby, perl and php also take them bare.
+        bare = self.lang in ("ruby", "perl", "php") and after not in "=.[;\n)"
+        if after not in "('\"" and not bare:
+            self.i = save
+            return
+        self.i = save
+        args = self.arguments()
+        if not args or not isinstance(args[0], str):
+            return
+        if mode_at >= 0 and len(args) > mode_at and isinstance(args[mode_at], str):
+            mode = args[mode_at]
+            if set(mode) & set("wax") and "+" not in mode and "r" not in mode:
+                return  # opened for writing only
+        if self.lang == "ruby" and name == "open" and args[0].startswith("|"):
+            return  # a command, not a file
+        self.add_read(args[0])
+
+    def add_read(self, path: str) -> None:
+        if path and UNKNOWN not in path and "\n" not in path:
+            self.reads.append(path)
+
+    def awk_getline(self) -> None:
+        """awk's `getline < "file"` and `getline var < "file"`."""
+        s = self.s
+        self.skip_blank()
+        m = _IDENT.match(s, self.i)
+        if m is not None:
+            self.i = m.end()
+            self.skip_blank()
+        if self.i < self.n and s[self.i] == "<":
+            self.i += 1
+            self.skip_blank()
+            value = self.primary()
+            if isinstance(value, str):
+                self.add_read(value)
 
     def list_call(self, args: list[Any]) -> None:
         """Perl's and Ruby's system/exec: one string is a shell script, several words an argv."""

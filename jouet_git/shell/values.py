@@ -6,6 +6,11 @@ Values follow the shell: `export G=git`, `declare -x`, `local`, `readonly`, `typ
 `unset` empties; `read`, `mapfile`, `getopts`, `declare -n`/`-i` make a variable unknown (it then
 stays as written); `printf -v NAME` assigns what printf prints; `set -- ARGS` and `shift` set the
 positional parameters; `alias NAME=VALUE` defines an alias.
+
+`cd`, `pushd` and `popd` move `$PWD` (the call's directory at the start, when known) and set
+`$OLDPWD` to where they left; `cd -` goes back there, and popd to the directory pushd left (a
+stack kept under a name no script can use). A move to where cannot be told (`cd "$DIR"`, `cd ~`,
+a popd of a stack from before the call) makes `$PWD` unknown, and it then stays as written.
 """
 
 from __future__ import annotations
@@ -224,3 +229,72 @@ def _pipe_output(reader: Reader, pipe: Pipe) -> tuple[str, bool] | None:
     if text is None or not reader.charge(len(text)):
         return None
     return text, not pipe.negated
+
+
+# The stack of directories pushd left (top first), "" for one not known: kept with the variables
+# (so a subshell's pushd is undone with them) under a name no script can write or expand.
+_STACK = " dirs"
+
+
+def moved(reader: Reader, cmd: Command) -> None:
+    """What cd, pushd and popd do to $PWD, $OLDPWD and the pushd stack."""
+    own = cmd.words[: len(cmd.words) - len(cmd.argv)]
+    if any(word not in ("builtin", "command", "--") for word in own):
+        return  # run by a wrapper (`sudo cd`): not this shell's move
+    sh = reader.sh
+    here = sh.vars.get("PWD")
+    here_known = here if isinstance(here, str) and "PWD" not in sh.partial else ""
+    stack_value = sh.vars.get(_STACK)
+    stack = list(stack_value) if isinstance(stack_value, list) else []
+    args = [a for a in cmd.argv[1:] if a != "--"]
+    unknown = id(cmd) in sh.unknown
+    to: str
+    if cmd.program == "popd":
+        if args == ["-n"] and stack:
+            reader.assign(_STACK, stack[1:])
+            return
+        if args or not stack:
+            to, stack = "", []
+        else:
+            to, stack = stack[0], stack[1:]
+    elif cmd.program == "pushd" and (not args or args == ["-n"]):
+        if not stack:
+            to, stack = "", []
+        else:
+            to, stack = stack[0], [here_known, *stack[1:]]
+    else:
+        target = next((a for a in args if not (len(a) > 1 and a[0] == "-" and set(a[1:]) <= set("LPe@n"))), None)
+        if target is None or unknown or (cmd.program == "pushd" and target[:1] in "+-" and target[1:].isdigit()):
+            to = ""
+            if cmd.program == "pushd":
+                stack = []
+        elif target == "-" and cmd.program == "cd":
+            old = sh.vars.get("OLDPWD")
+            to = old if isinstance(old, str) and "OLDPWD" not in sh.partial else ""
+        else:
+            to = _resolve(here_known, target)
+        if cmd.program == "pushd":
+            if "-n" in args:
+                reader.assign(_STACK, [to, *stack])
+                return
+            stack = [here_known, *stack]
+    reader.assign("OLDPWD", here_known or None)
+    reader.export("OLDPWD")
+    reader.assign("PWD", to or None)
+    reader.export("PWD")
+    reader.assign(_STACK, stack)
+
+
+def _resolve(here: str, target: str) -> str:
+    """The absolute directory `cd TARGET` from HERE leads to (as `cd -L` does: `..` takes back a
+    name), or "" when it cannot be told (HERE not known for a relative TARGET, ~, a glob...)."""
+    import posixpath
+
+    if not target or target.startswith("~") or any(c in target for c in "$`*?["):
+        return ""
+    if not target.startswith("/"):
+        if not here:
+            return ""
+        target = f"{here}/{target}"
+    out = posixpath.normpath(target)
+    return "/" if out.startswith("//") else out

@@ -4,6 +4,10 @@ and the directory a wrapper moves it to (`env -C dir`, `sudo -D dir`: Command.ch
 A `cd` inside a subshell, a pipeline element or a background list moves only the commands after it
 in that same subshell; one inside $(...) or a -c script moves nothing here. A command inside $(...)
 or a -c script runs where the top-level command it belongs to runs.
+
+`cd -` goes back to where the cd before it left, and `pushd`/`popd` keep a stack of directories, so
+`cd /tmp && cd - && x` and `pushd /tmp && popd && x` run x where the call started. Where the shell
+was before the call (its `cd -` at the start, its stack of pushd directories) is not known.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ if TYPE_CHECKING:
     from jouet_git.call import Command
 
     Where = str | None | bool
+    # Where a shell is, where its `cd -` leads, and its pushd stack (top first).
+    State = tuple[Where, Where, tuple[Where, ...]]
 
 _CD = frozenset({"cd", "pushd", "popd"})
 _CD_VIA = frozenset({"builtin", "command"})
@@ -31,8 +37,9 @@ def dirs(commands: list[Command]) -> list[str | bool | None]:
     some other way (seq -1) are taken in list order, nested ones after every top-level cd.
     """
     order = sorted(range(len(commands)), key=lambda k: _order(commands[k], k))
-    states: dict[tuple[int, ...], Where] = {(): None}
-    started: dict[int, Where] = {}  # id(command) -> where the process it starts begins
+    # At the start, the shell's `cd -` and its stack are those of the agent's shell: not known.
+    states: dict[tuple[int, ...], State] = {(): (None, False, ())}
+    started: dict[int, State] = {}  # id(command) -> where the process it starts begins
     out: list[Where] = [None] * len(commands)
     for k in order:
         cmd = commands[k]
@@ -40,23 +47,60 @@ def dirs(commands: list[Command]) -> list[str | bool | None]:
         origin = getattr(cmd, "origin", None)
         if origin is not None and scope not in states:
             states[scope] = _start(origin, states, started)
-        here = _moved(_lookup(states, scope), getattr(cmd, "chdir", None))
+        state = _state(states, scope)
+        here = _moved(state[0], getattr(cmd, "chdir", None))
         out[k] = here
         if cmd.program in _CD and _plain(cmd):
-            states[scope] = _cd(here, cmd.program, cmd.argv)
+            states[scope] = _step((here, state[1], state[2]), cmd.program, cmd.argv)
     return out
 
 
-def _start(origin: Command, states: dict[tuple[int, ...], Where], started: dict[int, Where]) -> Where:
-    """Where the process origin starts begins: where origin runs (its own start first)."""
+def _start(origin: Command, states: dict[tuple[int, ...], State], started: dict[int, State]) -> State:
+    """Where the process origin starts begins: where origin runs (its own start first). A new
+    process keeps its parent's `cd -` (OLDPWD is exported) but not its pushd stack."""
     key = id(origin)
     if key not in started:
         outer = getattr(origin, "origin", None)
         scope = getattr(origin, "scope", ())
         if outer is not None and scope not in states:
             states[scope] = _start(outer, states, started)
-        started[key] = _moved(_lookup(states, scope), getattr(origin, "chdir", None))
+        here, previous, _ = _state(states, scope)
+        started[key] = (_moved(here, getattr(origin, "chdir", None)), previous, ())
     return started[key]
+
+
+def _step(state: State, program: str, argv: list[str]) -> State:
+    """The state after a cd, pushd or popd run in STATE."""
+    here, previous, stack = state
+    args = [a for a in argv[1:] if a != "--"]
+    if program == "popd":
+        if args == ["-n"] and stack:
+            return here, previous, stack[1:]
+        if args or not stack:
+            return False, here, ()  # popd +N, or a stack from before the call
+        return stack[0], here, stack[1:]
+    if program == "pushd":
+        if not args or args == ["-n"]:
+            if not stack:
+                return False, here, ()
+            return stack[0], here, (here, *stack[1:])  # swap the top two
+        operand = args[-1]
+        if operand[:1] in "+-" and operand[1:].isdigit():
+            return False, here, ()  # rotations
+        to = _cd(here, "cd", ["cd", *argv[1:]])
+        return (here, to, stack) if "-n" in args else (to, here, (here, *stack))
+    target = _operand(args)
+    if target == "-":
+        return previous, here, stack
+    return _cd(here, "cd", argv), here, stack
+
+
+def _operand(args: list[str]) -> str | None:
+    for arg in args:
+        if len(arg) > 1 and arg[0] == "-" and all(c in "LPe@" for c in arg[1:]):
+            continue
+        return arg
+    return None
 
 
 def _moved(here: Where, chdir: str | bool | None) -> Where:
@@ -83,6 +127,12 @@ def _order(cmd: Command, index: int) -> tuple[int, int, int]:
 
 
 def _lookup(states: dict[tuple[int, ...], Where], scope: tuple[int, ...]) -> Where:
+    while scope not in states:
+        scope = scope[:-1]
+    return states[scope]
+
+
+def _state(states: dict[tuple[int, ...], State], scope: tuple[int, ...]) -> State:
     while scope not in states:
         scope = scope[:-1]
     return states[scope]

@@ -38,6 +38,16 @@ VARIANTS = [
     ("export g=git; bash -c '$g reset --hard'", "reset-hard", MODIFIED),
     ("g=git; bash -c \"$g reset --hard\"", "reset-hard", MODIFIED),
     ("g=git; bash <<EOF\n$g reset --hard\nEOF", "reset-hard", MODIFIED),
+    # Where the shell was: $OLDPWD and $PWD after a cd, `cd -`, pushd and popd.
+    ('cd /tmp && git -C "$OLDPWD" reset --hard', "reset-hard", MODIFIED),
+    ("cd /tmp && git -C ${OLDPWD} checkout -- a.txt", "discard-changes", MODIFIED),
+    ('cd .. && cd "$OLDPWD" && git clean -f', "clean-untracked", UNTRACKED),
+    ("cd /tmp && cd - && git reset --hard", "reset-hard", MODIFIED),
+    ("pushd /tmp && popd && git reset --hard", "reset-hard", MODIFIED),
+    ("pushd /tmp; pushd; git clean -f", "clean-untracked", UNTRACKED),
+    ('pushd /tmp >/dev/null; git -C "$OLDPWD" reset --hard', "reset-hard", MODIFIED),
+    ('d=$PWD; cd /tmp && git -C "$d" reset --hard', "reset-hard", MODIFIED),
+    ("cd /tmp && bash -c 'git -C \"$OLDPWD\" reset --hard'", "reset-hard", MODIFIED),
 ]
 
 
@@ -54,6 +64,10 @@ CONTROLS = [
     "f=--stat; git diff $f",
     "g=git; $g status --short",
     "c='git log -1'; $c --oneline",
+    'cd /tmp && git -C "$OLDPWD" status --short',
+    "pushd /tmp && popd && git status --short",
+    'cd "$(mktemp -d)" && git init -q && git -C "$PWD" reset --hard',
+    "(cd /tmp); cd - 2>/dev/null; git status --short",
 ]
 
 

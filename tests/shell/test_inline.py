@@ -175,3 +175,53 @@ print(json.dumps([before, "ast" in sys.modules]))
 def test_programs_that_do_not_parse_run_nothing() -> None:
     assert not inner("python3 -c 'import os; os.system(\"git reset --hard\"'")
     assert commands("python", "(" * 10000) == []  # too deep for ast: nothing, no error
+
+
+READS = [
+    ("python", "print(open('.env').read())", [], [".env"]),
+    ("python", "print(open('.e' + 'nv').read())", [], [".env"]),
+    ("python", "exec(\"print(open('.env').read())\")", [], [".env"]),
+    ("python", "from pathlib import Path; print((Path.home() / '.netrc').read_text())", [], ["~/.netrc"]),
+    ("python", "import os; os.open('.env', os.O_WRONLY | os.O_CREAT)", [], []),
+    ("python", "open('.env', 'w').write('x')", [], []),
+    ("python", "open('.env', 'r+').read()", [], [".env"]),
+    ("python", "import sys; print(open(sys.argv[1]).read())", [".env"], [".env"]),
+    ("python", "import os; print(open(os.environ['F']).read())", [], []),
+    ("js", "const t = require('fs').readFileSync('.env', 'utf8'); console.log(t)", [], [".env"]),
+    ("js", "window.open('https://example.com')", [], []),
+    ("js", "require('fs').writeFileSync('.env', 'x')", [], []),
+    ("ruby", "File.open('.env', 'w') { |f| f.write 'x' }", [], []),
+    ("ruby", "x = File.read('.env'); puts x", [], [".env"]),
+    ("perl", 'open(my $f, ">", ".env")', [], []),
+    ("perl", 'my $p = ".env"; open(F, $p); print <F>', [], [".env"]),
+    ("perl", "print while <>", [".env"], [".env"]),
+    ("php", "$f = fopen('.env', 'r'); echo fread($f, 99);", [], [".env"]),
+    ("php", "$f = fopen('.env', 'w');", [], []),
+    ("awk", 'BEGIN { while ((getline l < ".env") > 0) print l }', [], [".env"]),
+    ("awk", "{ print $1 < 3 }", [], []),
+    ("lua", "for l in io.lines('.env') do print(l) end", [], [".env"]),
+    ("lua", "io.open('.env', 'w'):write('x')", [], []),
+]
+
+
+@pytest.mark.parametrize(("language", "code", "operands", "reads"), READS)
+def test_the_files_an_inline_program_reads(language: str, code: str, operands: list[str], reads: list[str]) -> None:
+    from jouet_git.shell.inline import inspect
+
+    assert inspect(language, code, {}, operands)[1] == reads
+
+
+@pytest.mark.parametrize(("script", "reads"), [
+    ("python3 -c \"print(open('.env').read())\"", [".env"]),
+    ("python3 - <<'EOF'\nprint(open('.env').read())\nEOF", [".env"]),
+    ("echo \"print(open('.env').read())\" | python3", [".env"]),
+    ("perl -lne print .env", [".env"]),
+    ("ruby -ne 'print' .env", [".env"]),
+    ("python3 -c \"import sys; print(open(sys.argv[1]).read())\" .env", [".env"]),
+    ("python3 -c 'print(1)' .env", []),
+])
+def test_the_reader_puts_an_inline_programs_reads_on_its_command(script: str, reads: list[str]) -> None:
+    from jouet_git.shell import parse
+
+    interpreter = [c for c in parse(script).commands if c.program in ("python3", "perl", "ruby")]
+    assert interpreter[0].reads == reads

@@ -42,6 +42,9 @@ VARIANTS = [
     ("gawk 'BEGIN { \"git checkout -- a.txt\" | getline x }'", "discard-changes", MODIFIED),
     # Files the program reads in its own language: the secret in .env reaches the output.
     ("python3 -c \"print(open('.env').read())\"", "secret-files", PRINTED),
+    ("cat .env | python3 -c 'import sys; print(sys.stdin.read())'", "secret-files", PRINTED),
+    ("cat .env | node -e 'process.stdin.pipe(process.stdout)'", "secret-files", PRINTED),
+    ("cat .env | perl -e 'print <STDIN>'", "secret-files", PRINTED),
     ("python3 -c \"import io; print(io.open('.env').read())\"", "secret-files", PRINTED),
     ("python3 -c \"from pathlib import Path; print(Path('.env').read_text())\"", "secret-files", PRINTED),
     ("python3 -c \"import pathlib as p; print(p.Path('.env').read_bytes())\"", "secret-files", PRINTED),

@@ -19,22 +19,21 @@ from typing import Any
 import tomli
 
 from jouet_git import paths
-from jouet_git.commands_index import has_command
 from jouet_git.engine import prebuilt
 from jouet_git.engine import sources as srcmod
-from jouet_git.engine.load import MAX_RULE_FILE, _broken_file, load_text
-from jouet_git.engine.model import BROKEN, BUILTIN, DISABLED, ENFORCED, NEEDS, UNTRUSTED, USER, Rule
+from jouet_git.engine.model import BUILTIN, USER, Rule
 from jouet_git.engine.ruleset import (
     MARSHAL_VERSION,
     RuleSet,
     Segment,
+    _hash,
     cache_dir,
     content_hash,
     is_racy,
     pack,
     signature,
 )
-from jouet_git.store import read_regular
+from jouet_git.engine.settle import parse_file, settle
 
 _FILES_FORMAT = 1
 
@@ -47,7 +46,7 @@ def read_config(digests: dict[str, str] | None = None) -> tuple[dict[str, Any], 
         with open(file, "rb") as f:
             raw = f.read()
         if digests is not None:
-            digests[file] = _digest(raw)
+            digests[file] = _hash(raw)
         doc = tomli.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         return {}, []
@@ -64,19 +63,6 @@ def read_config(digests: dict[str, str] | None = None) -> tuple[dict[str, Any], 
     if not isinstance(network, bool):
         problems.append(f"{file}: rules.network must be true or false")
     return doc, problems
-
-
-def missing_examples(rule: Rule) -> str:
-    """Why RULE lacks examples of either kind, or ""."""
-    fires = rule.examples.get("fires") or []
-    quiet = rule.examples.get("quiet") or []
-    if not fires and not quiet:
-        return "it has no examples: calls it must fire on (`fires`) and near misses it must leave alone (`quiet`)"
-    if not fires:
-        return "it has no `fires` examples: calls it must fire on"
-    if not quiet:
-        return "it has no `quiet` examples: near misses it must leave alone"
-    return ""
 
 
 def build(root: str | None, extra_sources: list[srcmod.Source] | None = None,
@@ -119,6 +105,9 @@ def build_outside(root: str | None, started_ns: int, extra_sources: list[srcmod.
     files = _FileCache(enabled=repo_copy is None and not extra_sources)
     rules: list[Rule] = []
     failures: list[str] = []
+    # For engine/patch.py: where each file of your rules lies among the rules, and the name each rule took.
+    spans: dict[str, tuple[int, int]] = {}
+    claims: list[str | None] = []
     for source in sources:
         if source.kind == BUILTIN:
             continue
@@ -135,7 +124,12 @@ def build_outside(root: str | None, started_ns: int, extra_sources: list[srcmod.
                 relaxed.append(source.directory)
             if source.problem:
                 problems.append(source.problem)
-            loaded = [rule for file in source.files for rule in files.load(file, source, digests)]
+            loaded: list[Rule] = []
+            for file in source.files:
+                here = files.load(file, source, digests)
+                if source.kind == USER:
+                    spans[file] = (len(rules) + len(loaded), len(here))
+                loaded += here
             if source.legacy_files:
                 from jouet_git.engine import legacy
 
@@ -145,20 +139,24 @@ def build_outside(root: str | None, started_ns: int, extra_sources: list[srcmod.
                 if source.settings is not None:
                     # Examples run with the plugin's defaults; the rule then runs with the settings in force.
                     rule.data["settings"] = dict(source.default_settings or {})
-                _settle(rule, source, taken, disable, files)
+                settle(rule, source, taken, disable, files)
                 if source.settings is not None:
                     rule.data["settings"] = dict(source.settings)
                     rule.data["default_settings"] = dict(source.default_settings or {})
                 rules.append(rule)
+                claims.append(rule.name if taken.get(rule.name) is rule else None)
         except Exception as error:  # one source's failure must never silence the others
             why = srcmod.failed(source.kind, f"the rules of {source.label}", source.directory, error).failure
             failures.append(why)
             problems.append(why)
     files.save()
     # A source that failed is tried again on the next call: such a build is not cached (deps None).
+    from jouet_git.engine.patch import patch_info
+
     return {"segment": pack(rules, None), "rules": rules, "disabled": disable, "network": network,
             "problems": problems, "sources": srcmod.describe(sources), "paths": deps, "failures": failures,
-            "deps": None if failures else _dependencies(deps, digests, listed, relaxed, started_ns)}
+            "deps": None if failures else _dependencies(deps, digests, listed, relaxed, started_ns),
+            "patch": patch_info(rules, spans, claims)}
 
 
 def _dependencies(deps: list[str], digests: dict[str, str], listed: dict[str, list[str]], relaxed: list[str],
@@ -185,12 +183,6 @@ def _dependencies(deps: list[str], digests: dict[str, str], listed: dict[str, li
                 return None
         out.append((path, sig, digest))
     return out
-
-
-def _digest(raw: bytes) -> str:
-    from jouet_git.engine.ruleset import _hash
-
-    return _hash(raw)
 
 
 class _FileCache:
@@ -235,17 +227,10 @@ class _FileCache:
         except Exception:  # a damaged entry: parse the file again
             pass
         read_at = time.time_ns()
-        try:
-            raw = read_regular(file, MAX_RULE_FILE)  # a FIFO or a device never blocks the hook
-        except OSError as error:
-            return [_broken_file(file, f"cannot read it: {error}", 1, source.kind, source.label)]
-        digest = _digest(raw)
+        rules, digest = parse_file(file, source.kind, source.label, source.prefix)
+        if digest is None:
+            return rules
         digests[file] = digest
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            return [_broken_file(file, f"cannot read it: {error}", 1, source.kind, source.label)]
-        rules = load_text(text, file, source.kind, source.label, source.prefix)
         if self.enabled:
             entries[file] = {"key": key, "sig": sig, "digest": digest, "racy": is_racy(sig, read_at),
                              "rules": marshal.dumps([_rule_data(r) for r in rules], MARSHAL_VERSION),
@@ -300,51 +285,3 @@ def _tree(directory: str) -> list[str]:
         out.extend(os.path.join(base, d) for d in dirs)
         out.extend(os.path.join(base, f) for f in files)
     return out
-
-
-def _settle(rule: Rule, source: srcmod.Source, taken: dict[str, Rule], disable: list[str],
-            files: _FileCache | None = None) -> None:
-    """Decide whether a freshly loaded rule runs, and if not, why."""
-    if rule.state == BROKEN:
-        return
-    holder = taken.get(rule.name)
-    if holder is not None:
-        rule.state = BROKEN
-        rule.error = (f"{rule.file}:{rule.line}: the name `{rule.name}` is taken by the {holder.source_label} "
-                      f"rule in {holder.file}: give this rule a name of its own")
-        return
-    taken[rule.name] = rule
-    if not source.runs:
-        rule.state = UNTRUSTED
-        rule.state_detail = source.detail
-        return
-    if rule.needs and not has_command(*rule.needs):
-        rule.state = NEEDS
-        rule.state_detail = "jouet " + " ".join(rule.needs)
-        return
-    lacking = missing_examples(rule)
-    if rule.source == USER:
-        rule.only_warns = lacking
-    elif rule.source not in (BUILTIN,) and lacking:
-        rule.state = BROKEN
-        rule.error = f"{rule.file}:{rule.line}: {lacking}; a rule from outside runs only once it has both"
-        return
-    if rule.source not in (BUILTIN, USER):
-        failure = files.failure(rule, _first_failure) if files is not None else _first_failure(rule)
-        if failure:
-            rule.state = BROKEN
-            rule.error = f"{rule.file}:{rule.line}: {failure}; a rule from outside runs only once its examples pass"
-            return
-    if rule.source != ENFORCED and (rule.name in disable or "all" in disable):
-        rule.state = DISABLED
-        rule.state_detail = "config.toml"
-
-
-def _first_failure(rule: Rule) -> str:
-    from jouet_git.engine.examples import run_examples
-
-    report = run_examples(rule)
-    for result in report.results:
-        if not result.ok:
-            return f"example {result.kind} `{result.label}` fails: {result.actual}"
-    return ""

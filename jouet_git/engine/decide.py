@@ -194,17 +194,9 @@ def run_order(rules: list[Rule]) -> list[int]:
     """The order RULES run in, as indexes: source by source as they load (built in first), and within
     a source the rules that only match (shape rules) before the rules with a script, so that a sure
     denial never waits for a Lua VM, a git probe or gitleaks. The first denial wins either way."""
-    keyed: list[tuple[int, bool, int]] = []
-    group = 0
-    previous: tuple[str, str] | None = None
-    for i, rule in enumerate(rules):
-        here = (rule.source, rule.source_label)
-        if previous is not None and here != previous:
-            group += 1
-        previous = here
-        keyed.append((group, rule.script is not None, i))
-    keyed.sort()
-    return [i for _, _, i in keyed]
+    from jouet_git.engine.ruleset import order_of
+
+    return order_of([(rule.source, rule.source_label, rule.script is not None) for rule in rules])
 
 
 def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: ScriptRunner | None = None,

@@ -145,7 +145,7 @@ def check_example(rule: Rule, kind: str, example: Any, scripts: Any = None) -> E
 
 def run_examples(rule: Rule, scripts: Any = None) -> ExamplesReport:
     """Every example of RULE, in order: fires first, then quiet."""
-    from jouet_git.engine.build import missing_examples
+    from jouet_git.engine.settle import missing_examples
 
     if scripts is None and rule.script is not None:
         scripts = default_script_runner()

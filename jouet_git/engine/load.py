@@ -9,13 +9,16 @@ from __future__ import annotations
 import datetime
 import os
 import re
-from typing import Any
 
 import tomli
 
 from jouet_git.engine import keys
 from jouet_git.engine.model import ENFORCED, PLUGIN, REPO, Rule
 from jouet_git.store import read_regular
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A rule file larger than this is not read (no rule needs a fraction of it).
 MAX_RULE_FILE = 4 << 20

@@ -7,7 +7,9 @@ outside) and cached in `$JOUET_CACHE_DIR/rulesets/` with every file and director
 and their stat signatures (size, mtime, ctime, inode, mode). The next call re-stats those and reuses
 the cache when all agree: ctime changes on every write and cannot be set by a user, so an edit is
 never missed. A file changed within two seconds of the build (an edit in the same timestamp tick
-could leave its signature alone) is also checked by the hash of the content that was parsed.
+could leave its signature alone) is also checked by the hash of the content that was parsed. When the
+only paths that changed are files of your own rules, those files are parsed again and patched into the
+cached set (engine/patch.py) rather than the whole set built again.
 
 Nothing in that cache can take a built-in rule away: built-in rules are not in it, the rules it
 turns off are checked against config.toml's text, and a cached rule claiming to be built in is
@@ -16,7 +18,7 @@ refused (only built-in rules may rewrite a command).
 A segment keeps each rule as marshalled bytes plus an index by program name, so a call decodes only
 the rules that could match it: `git status` never decodes a rule about `cargo`, however many of them
 there are. Within a segment, rules run source by source; within a source, rules that only match
-(shape rules) before script rules (engine/decide.py: run_order).
+(shape rules) before script rules (order_of).
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_FORMAT = 2
+_FORMAT = 3
 # marshal's format 4 is read by every Python jouet supports.
 MARSHAL_VERSION = 4
 # A file changed this recently might change again within the same timestamp tick: its content hash
 # is kept and checked too.
 RACY_NS = 2_000_000_000
+# More changed paths than this: build the rules again rather than patch (engine/patch.py).
+PATCH_LIMIT = 16
 
 
 def _hash(data: bytes) -> str:
@@ -141,10 +145,31 @@ class Segment:
         return sorted(picked, key=order.__getitem__)
 
 
+def order_of(keys: list[tuple[str, str, bool]]) -> list[int]:
+    """The order rules run in (engine/decide.py: run_order), from each rule's source, source label and
+    whether it has a script: source by source, and within a source shape rules before script rules."""
+    keyed: list[tuple[int, bool, int]] = []
+    group = 0
+    previous: tuple[str, str] | None = None
+    for i, (source, label, script) in enumerate(keys):
+        if previous is not None and (source, label) != previous:
+            group += 1
+        previous = (source, label)
+        keyed.append((group, script, i))
+    keyed.sort()
+    return [i for _, _, i in keyed]
+
+
+def positions(keys: list[tuple[str, str, bool]]) -> list[int]:
+    """Each rule's place in the order rules run in (see order_of)."""
+    position = [0] * len(keys)
+    for at, i in enumerate(order_of(keys)):
+        position[i] = at
+    return position
+
+
 def pack(rules: list[Rule], base: str | None) -> dict[str, Any]:
     """RULES as segment data; with BASE, file and script paths are kept relative to it."""
-    from jouet_git.engine.decide import run_order
-
     blobs: list[bytes] = []
     extras: list[bytes] = []
     states: list[tuple[Any, ...]] = []
@@ -173,9 +198,7 @@ def pack(rules: list[Rule], base: str | None) -> dict[str, Any]:
         else:
             for program in programs:
                 index.setdefault(program, []).append(i)
-    position = [0] * len(rules)
-    for at, i in enumerate(run_order(rules)):
-        position[i] = at
+    position = positions([(r.source, r.source_label, r.script is not None) for r in rules])
     return {"base": base, "blobs": blobs, "extras": extras, "states": states, "index": index, "always": always,
             "order": position, "names": [r.name for r in rules], "broken": broken}
 
@@ -324,11 +347,21 @@ def read_cache(key: str) -> dict[str, Any] | None:
         data = marshal.loads(raw)
         if not isinstance(data, dict) or data.get("key") != key:
             return None
+        changed: list[str] = []
         for path, sig, digest in data["deps"]:
             if signature(path) != sig or (digest is not None and content_hash(path) != digest):
-                return None
+                changed.append(path)
+                if len(changed) > PATCH_LIMIT:
+                    return None
         if not _settings_hold(data["disabled"], data["network"]):
             return None
+        if changed:
+            # Only files of your rules changed: patch them in (engine/patch.py), else build it all again.
+            from jouet_git.engine.patch import patch
+
+            if not patch(data, changed):
+                return None
+            _write(file, data)
         data["segment"] = Segment(data["segment"], trusted=False)
     except Exception as error:  # a corrupt cache is rebuilt, never trusted and never fatal
         from jouet_git.store import report
@@ -371,8 +404,12 @@ def write_cache(key: str, built: dict[str, Any]) -> None:
     deps = built["deps"]
     if deps is None:
         return
-    data = {"key": key, "deps": deps, "disabled": built["disabled"], "network": built["network"],
-            "problems": built["problems"], "sources": built["sources"], "segment": built["segment"]}
+    _write(file, {"key": key, "deps": deps, "disabled": built["disabled"], "network": built["network"],
+                  "problems": built["problems"], "sources": built["sources"], "segment": built["segment"],
+                  "patch": built["patch"]})
+
+
+def _write(file: str, data: dict[str, Any]) -> None:
     from jouet_git.store import write_atomic
 
     try:  # noqa: SIM105 - contextlib stays off the hook path

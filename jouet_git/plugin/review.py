@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from jouet_git import term
-from jouet_git.engine.build import _settle
 from jouet_git.engine.load import load_file
 from jouet_git.engine.model import PLUGIN, Rule
+from jouet_git.engine.settle import settle as _settle
 from jouet_git.engine.sources import Source
 from jouet_git.plugin.manifest import RULES, Manifest, PluginError, jouet_too_old, read_manifest
 from jouet_git.trust import review

@@ -4,6 +4,7 @@ made until a call could match it (bench/rules_bench.py times both)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,8 @@ import pytest
 from testing import make_repo
 
 from jouet_git import paths
-from jouet_git.engine import build, model
+from jouet_git.engine import build, model, settle
+from jouet_git.engine import ruleset as ruleset_module
 from jouet_git.engine.ruleset import load_root
 from jouet_git.engine.runner import Runner
 from jouet_git.harness.manual import build_call
@@ -49,7 +51,7 @@ def test_an_edit_reads_one_file_again_and_makes_no_matcher(tmp_path: Path, monke
     assert len([r for r in load_root(str(repo)).rules if r.name.startswith("tool-")]) == RULES
     _write(rules, 100, edit=1)
     counts: dict[str, int] = {}
-    _count(monkeypatch, build, "load_text", counts)
+    _count(monkeypatch, settle, "load_text", counts)
     _count(monkeypatch, model.Matcher, "__init__", counts)
     ruleset = load_root(str(repo))
     assert counts == {"load_text": 1}, counts  # the edited file, and no matcher of any rule
@@ -71,3 +73,152 @@ def test_a_call_meets_only_the_rules_for_its_programs(tmp_path: Path, monkeypatc
     assert runner.decide(status).action is None
     deploy = runner.decide(build_call("tool-42 deploy --force", str(repo), None, None))
     assert deploy.warnings and deploy.warnings[0].rule == "tool-42-flags"  # a rule of yours warns
+
+
+def _view(ruleset: Any) -> list[tuple[Any, ...]]:
+    """What a rule set decides with: each rule's name, file, state, error, message, in load order, and
+    the order the rules for tool-5 and for every program run in."""
+    rules = [(r.name, r.file, r.line, r.state, r.state_detail, r.error, r.message, r.only_warns)
+             for r in ruleset.rules]
+    chosen = [r.name for r in ruleset.candidates({"tool-5", "tool-150", "git"})]
+    return [*rules, tuple(chosen), tuple(r.name for r in ruleset.broken())]
+
+
+def _first_load(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Load the rules once and cache them, as if every file had been written long before (a file
+    changed within two seconds of a build keeps a cache from being written at all)."""
+    with monkeypatch.context() as m:
+        m.setattr(ruleset_module, "RACY_NS", 0)
+        load_root(str(repo))
+
+
+def _fresh(repo: Path) -> list[tuple[Any, ...]]:
+    return _view(load_root(str(repo), use_cache=False))
+
+
+def test_an_edit_is_patched_in_without_reading_the_other_files(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    _first_load(repo, monkeypatch)
+    counts: dict[str, int] = {}
+    _count(monkeypatch, settle, "load_text", counts)
+    _count(monkeypatch, build, "build_outside", counts)
+    _count(monkeypatch, settle, "read_regular", counts)
+    # A rule that gains a script-free twin, one that loses its examples (it only warns), another message.
+    edited = rules / "team-0100.toml"
+    edited.write_text(_rule(100, 1) + _rule(1000) + _rule(101).replace('command = ["tool-101 deploy"]',
+                                                                         'command = ["tool-150 deploy"]'))
+    patched = load_root(str(repo))
+    assert counts == {"load_text": 1, "read_regular": 1}, counts  # one file read, nothing built
+    rule = patched.get("tool-100-flags")
+    assert rule is not None and rule.message == "Run tool-100 without --force (1)."
+    assert patched.get("tool-102-flags") is None and patched.get("tool-1000-flags") is not None
+    assert [r.name for r in patched.candidates({"tool-150"}) if r.name.startswith("tool-")] == [
+        "tool-101-flags", "tool-150-flags"]
+    assert _view(patched) == _fresh(repo)
+    # The patched set was written back: the next call reads no rule file at all.
+    counts.clear()
+    again = load_root(str(repo))
+    assert counts == {}, counts
+    assert _view(again) == _fresh(repo)
+
+
+def test_an_edit_that_takes_another_rule_s_name_builds_everything_again(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    _first_load(repo, monkeypatch)
+    counts: dict[str, int] = {}
+    _count(monkeypatch, build, "build_outside", counts)
+    # team-0040 now also holds a rule named as one of team-0180's: that later rule stops loading.
+    (rules / "team-0040.toml").write_text(_rule(40) + _rule(185))
+    ruleset = load_root(str(repo))
+    assert counts == {"build_outside": 1}, counts
+    later = [r for r in ruleset.rules if r.name == "tool-185-flags"]
+    assert [r.state for r in later] == [model.ENABLED, model.BROKEN], [r.error for r in later]
+    assert _view(ruleset) == _fresh(repo)
+    # Giving the name back is patched in no more than taking it was: the later rule loads again.
+    (rules / "team-0040.toml").write_text(_rule(40))
+    assert _view(load_root(str(repo))) == _fresh(repo)
+    assert [r.state for r in load_root(str(repo)).rules if r.name == "tool-185-flags"] == [model.ENABLED]
+
+
+def test_a_broken_edit_and_a_name_taken_by_a_builtin_rule_are_patched_as_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    _first_load(repo, monkeypatch)
+    (rules / "team-0060.toml").write_text(_rule(60) + "[[rule]\nname = 'oops'\n")
+    broken = load_root(str(repo))
+    assert _view(broken) == _fresh(repo) and any(r.file.endswith("team-0060.toml") for r in broken.broken())
+    (rules / "team-0060.toml").write_text(_rule(60).replace("tool-60-flags", "git-add-all"))
+    taken = load_root(str(repo))
+    assert _view(taken) == _fresh(repo)
+    mine = [r for r in taken.rules if r.name == "git-add-all" and r.source == model.USER]
+    assert mine and mine[0].state == model.BROKEN and "is taken by" in (mine[0].error or "")
+    builtin = [r for r in taken.rules if r.name == "git-add-all" and r.source == model.BUILTIN]
+    assert builtin and builtin[0].state == model.ENABLED
+
+
+def test_a_file_added_or_config_changed_builds_everything_again(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    _first_load(repo, monkeypatch)
+    counts: dict[str, int] = {}
+    _count(monkeypatch, build, "build_outside", counts)
+    _write(rules, 500)
+    assert load_root(str(repo)).get("tool-500-flags") is not None and counts == {"build_outside": 1}
+    Path(paths.config_file()).write_text('[rules]\ndisable = ["tool-3-flags"]\n')
+    with monkeypatch.context() as m:
+        m.setattr(ruleset_module, "RACY_NS", 0)  # cached, as if config.toml was written long ago
+        rule = load_root(str(repo)).get("tool-3-flags")
+    assert rule is not None and rule.state == model.DISABLED and counts == {"build_outside": 2}
+    # An edit patched in keeps what config.toml turns off.
+    _write(rules, 0, edit=4)
+    rule = load_root(str(repo)).get("tool-3-flags")
+    assert counts == {"build_outside": 2}
+    assert rule is not None and rule.state == model.DISABLED
+    assert _view(load_root(str(repo))) == _fresh(repo)
+
+
+def test_edits_within_one_timestamp_tick_are_never_missed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file patched in moments after its edit keeps the hash of what was parsed: a second edit whose
+    stat signature comes out the same (one timestamp tick, same size; made here by giving the cache the
+    file's new signature) is still seen."""
+    import marshal
+
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    with monkeypatch.context() as m:
+        m.setattr(ruleset_module, "RACY_NS", 0)
+        load_root(str(repo))
+    file = str(rules / "team-0020.toml")
+    _write(rules, 20, edit=1)
+    rule = load_root(str(repo)).get("tool-20-flags")
+    assert rule is not None and rule.message.endswith("(1).")
+    _write(rules, 20, edit=2)
+    [cache] = (Path(os.environ["JOUET_CACHE_DIR"]) / "rulesets").glob("set-*.marshal")
+    data = marshal.loads(cache.read_bytes())
+    deps = {path: (sig, digest) for path, sig, digest in data["deps"]}
+    assert deps[file][1] is not None  # racy: its content hash is kept
+    data["deps"] = [(p, ruleset_module.signature(p) if p == file else sig, d) for p, sig, d in data["deps"]]
+    cache.write_bytes(marshal.dumps(data))
+    rule = load_root(str(repo)).get("tool-20-flags")
+    assert rule is not None and rule.message.endswith("(2).")

@@ -24,7 +24,17 @@ import marshal
 import time
 
 from jouet_git.engine.model import USER, Rule
-from jouet_git.engine.ruleset import MARSHAL_VERSION, PATCH_LIMIT, Damaged, Segment, is_racy, pack, positions, signature
+from jouet_git.engine.ruleset import (
+    MARSHAL_VERSION,
+    PATCH_LIMIT,
+    Damaged,
+    Segment,
+    _programs,
+    is_racy,
+    pack,
+    positions,
+    signature,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,20 +64,17 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
     seg: dict[str, Any] = dict(data["segment"])
     if len(keys) != len(seg["blobs"]) or len(claims) != len(keys):
         raise Damaged("the patch data does not agree with the segment")
-    deps = list(data["deps"])
-    where = {dep[0]: n for n, dep in enumerate(deps)}
+    paths: list[str] = data["paths"]
+    sigs = list(data["sigs"])
+    digests = dict(data["digests"])
     from jouet_git.engine import prebuilt
     from jouet_git.engine.settle import parse_file, settle
-    from jouet_git.engine.sources import Source
 
     builtin = prebuilt.segment()
-    source = Source.__new__(Source)  # your rules: they always run, with no settings
-    source.kind = source.label = USER
-    source.runs, source.detail, source.prefix = True, "", ""
-    source.settings = source.default_settings = None
+    source: Any = _Yours()
     for path in sorted(changed):
         start, count = spans[path]
-        if path not in where or not 0 <= start <= start + count <= len(keys):
+        if path not in paths or not 0 <= start <= start + count <= len(keys):
             raise Damaged(f"the patch data does not know {path}")
         sig = signature(path)
         read_at = time.time_ns()
@@ -99,17 +106,35 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
         seg = _splice(seg, start, count, pack(rules, None))
         delta = len(rules) - count
         claims[start:start + count] = took
-        keys[start:start + count] = [(r.source, r.source_label, r.script is not None) for r in rules]
-        for other, (at, n) in spans.items():
-            if other > path:  # files of one directory load in the order of their names
-                spans[other] = (at + delta, n)
+        runs = [(r.source, r.source_label, r.script is not None) for r in rules]
+        if runs != keys[start:start + count]:
+            keys[start:start + count] = runs
+            seg["order"] = positions(keys)
+        if delta:
+            for other, (at, n) in spans.items():
+                if other > path:  # files of one directory load in the order of their names
+                    spans[other] = (at + delta, n)
         spans[path] = (start, len(rules))
-        seg["order"] = positions(keys)
-        deps[where[path]] = (path, sig, digest if is_racy(sig, read_at) else None)
+        sigs[paths.index(path)] = sig
+        if is_racy(sig, read_at):
+            digests[path] = digest
+        else:
+            digests.pop(path, None)
     data["segment"] = seg
-    data["deps"] = deps
+    data["sigs"] = sigs
+    data["digests"] = digests
     data["patch"] = marshal.dumps({"spans": spans, "claims": claims, "keys": keys}, MARSHAL_VERSION)
     return True
+
+
+class _Yours:
+    """What settle() asks of the source of your rules (engine/sources.py: user): they always run, with
+    no settings. (Importing sources would cost this path more than the rest of it.)"""
+
+    kind = label = USER
+    runs = True
+    detail = prefix = ""
+    settings = default_settings = None
 
 
 def _splice(seg: dict[str, Any], start: int, count: int, new: dict[str, Any]) -> dict[str, Any]:
@@ -121,14 +146,27 @@ def _splice(seg: dict[str, Any], start: int, count: int, new: dict[str, Any]) ->
         kept = [i if i < start else i + delta for i in indexes if not start <= i < end]
         return sorted(kept + [start + i for i in added])
 
-    index: dict[str, list[int]] = {}
-    for program, found in seg["index"].items():
-        kept = moved(found, new["index"].get(program, []))
-        if kept:
-            index[program] = kept
-    for program, found in new["index"].items():
-        if program not in index:
-            index[program] = [start + i for i in found]
+    index: dict[str, list[int]]
+    if delta:  # every index after the span moves
+        index = {}
+        for program, found in seg["index"].items():
+            kept = moved(found, new["index"].get(program, []))
+            if kept:
+                index[program] = kept
+        for program, found in new["index"].items():
+            if program not in index:
+                index[program] = [start + i for i in found]
+    else:  # only the programs of the rules replaced and of their replacements
+        index = dict(seg["index"])
+        touched = set(new["index"])
+        for blob in seg["blobs"][start:end]:
+            touched.update(_programs(marshal.loads(blob)[0]) or ())
+        for program in touched:
+            kept = moved(index.get(program, []), new["index"].get(program, []))
+            if kept:
+                index[program] = kept
+            else:
+                index.pop(program, None)
     out = dict(seg)
     for field in ("blobs", "extras", "states", "names"):
         out[field] = seg[field][:start] + new[field] + seg[field][end:]

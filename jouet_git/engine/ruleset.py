@@ -347,12 +347,9 @@ def read_cache(key: str) -> dict[str, Any] | None:
         data = marshal.loads(raw)
         if not isinstance(data, dict) or data.get("key") != key:
             return None
-        changed: list[str] = []
-        for path, sig, digest in data["deps"]:
-            if signature(path) != sig or (digest is not None and content_hash(path) != digest):
-                changed.append(path)
-                if len(changed) > PATCH_LIMIT:
-                    return None
+        changed = _changed(data["paths"], data["sigs"], data["missing"], data["digests"])
+        if changed is None:
+            return None
         if not _settings_hold(data["disabled"], data["network"]):
             return None
         if changed:
@@ -370,6 +367,32 @@ def read_cache(key: str) -> dict[str, Any] | None:
                "jouet rebuilt the rules from their files", file)
         return None
     return data
+
+
+def _changed(paths_: list[str], sigs: list[Any], missing: list[str], digests: dict[str, str]) -> list[str] | None:
+    """The paths whose signature (or, where one is kept, content hash) is not the one cached, and those
+    that were MISSING and are not now; None when more than PATCH_LIMIT did change. The paths that were
+    there are stat'ed in one pass that runs no Python per path."""
+    from operator import attrgetter
+
+    fields = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_mode")
+    changed = [path for path in missing if signature(path) is not None]
+    try:
+        same = list(map(fields, map(os.stat, paths_))) == sigs
+    except OSError:  # one is gone: find which, one by one
+        same = False
+    if not same:
+        if len(paths_) != len(sigs):
+            raise Damaged("the dependency lists do not agree")
+        for path, sig in zip(paths_, sigs, strict=True):
+            if signature(path) != sig:
+                changed.append(path)
+                if len(changed) > PATCH_LIMIT:
+                    return None
+    for path, digest in digests.items():
+        if path not in changed and content_hash(path) != digest:
+            changed.append(path)
+    return changed if len(changed) <= PATCH_LIMIT else None
 
 
 def _settings_hold(disabled: Any, network: Any) -> bool:
@@ -404,13 +427,19 @@ def write_cache(key: str, built: dict[str, Any]) -> None:
     deps = built["deps"]
     if deps is None:
         return
-    _write(file, {"key": key, "deps": deps, "disabled": built["disabled"], "network": built["network"],
-                  "problems": built["problems"], "sources": built["sources"], "segment": built["segment"],
-                  "patch": built["patch"]})
+    # The dependencies as read_cache checks them: the paths that were there with their signatures (all
+    # stat'ed in one pass), those that were not, and the content hashes kept for racy ones.
+    _write(file, {"key": key, "paths": [path for path, sig, _ in deps if sig is not None],
+                  "sigs": [sig for _, sig, _ in deps if sig is not None],
+                  "missing": [path for path, sig, _ in deps if sig is None],
+                  "digests": {path: digest for path, _, digest in deps if digest is not None},
+                  "disabled": built["disabled"], "network": built["network"], "problems": built["problems"],
+                  "sources": built["sources"], "segment": built["segment"], "patch": built["patch"]})
 
 
 def _write(file: str, data: dict[str, Any]) -> None:
     from jouet_git.store import write_atomic
+
 
     try:  # noqa: SIM105 - contextlib stays off the hook path
         write_atomic(file, marshal.dumps(data, MARSHAL_VERSION), sync=False)

@@ -125,6 +125,16 @@ def test_an_edit_is_patched_in_without_reading_the_other_files(tmp_path: Path,
     again = load_root(str(repo))
     assert counts == {}, counts
     assert _view(again) == _fresh(repo)
+    # As many rules as before, one of them now for another program: only that program's entry moves.
+    counts.clear()
+    edited.write_text(_rule(100, 1) + _rule(1000).replace('"tool-1000 deploy"', '"tool-5 deploy"') + _rule(101))
+    moved = load_root(str(repo))
+    assert counts == {"load_text": 1, "read_regular": 1}, counts
+    assert [r.name for r in moved.candidates({"tool-5"}) if r.name.startswith("tool-")] == [
+        "tool-5-flags", "tool-1000-flags"]
+    assert not [r for r in moved.candidates({"tool-1000"}) if r.name.startswith("tool-")]
+    assert [r.name for r in moved.candidates({"tool-150"}) if r.name.startswith("tool-")] == ["tool-150-flags"]
+    assert _view(moved) == _fresh(repo)
 
 
 def test_an_edit_that_takes_another_rule_s_name_builds_everything_again(tmp_path: Path,
@@ -216,9 +226,9 @@ def test_edits_within_one_timestamp_tick_are_never_missed(tmp_path: Path, monkey
     _write(rules, 20, edit=2)
     [cache] = (Path(os.environ["JOUET_CACHE_DIR"]) / "rulesets").glob("set-*.marshal")
     data = marshal.loads(cache.read_bytes())
-    deps = {path: (sig, digest) for path, sig, digest in data["deps"]}
-    assert deps[file][1] is not None  # racy: its content hash is kept
-    data["deps"] = [(p, ruleset_module.signature(p) if p == file else sig, d) for p, sig, d in data["deps"]]
+    assert data["digests"][file] is not None  # racy: its content hash is kept
+    data["sigs"] = [ruleset_module.signature(p) if p == file else sig
+                    for p, sig in zip(data["paths"], data["sigs"], strict=True)]
     cache.write_bytes(marshal.dumps(data))
     rule = load_root(str(repo)).get("tool-20-flags")
     assert rule is not None and rule.message.endswith("(2).")

@@ -35,7 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_FORMAT = 3
+_FORMAT = 4
 # marshal's format 4 is read by every Python jouet supports.
 MARSHAL_VERSION = 4
 # A file changed this recently might change again within the same timestamp tick: its content hash
@@ -377,18 +377,15 @@ def _changed(paths_: list[str], sigs: list[Any], missing: list[str], digests: di
 
     fields = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_mode")
     changed = [path for path in missing if signature(path) is not None]
+    if len(paths_) != len(sigs):
+        raise Damaged("the dependency lists do not agree")
+    now: list[Any]
     try:
-        same = list(map(fields, map(os.stat, paths_))) == sigs
-    except OSError:  # one is gone: find which, one by one
-        same = False
-    if not same:
-        if len(paths_) != len(sigs):
-            raise Damaged("the dependency lists do not agree")
-        for path, sig in zip(paths_, sigs, strict=True):
-            if signature(path) != sig:
-                changed.append(path)
-                if len(changed) > PATCH_LIMIT:
-                    return None
+        now = list(map(fields, map(os.stat, paths_)))
+    except OSError:  # one is gone: stat them one by one
+        now = [signature(path) for path in paths_]
+    if now != sigs:
+        changed += [path for path, here, sig in zip(paths_, now, sigs, strict=True) if here != sig]
     for path, digest in digests.items():
         if path not in changed and content_hash(path) != digest:
             changed.append(path)

@@ -347,9 +347,19 @@ def read_cache(key: str) -> dict[str, Any] | None:
         data = marshal.loads(raw)
         if not isinstance(data, dict) or data.get("key") != key:
             return None
+        checked_at = time.time_ns()
         changed = _changed(data["paths"], data["sigs"], data["missing"], data["digests"])
         if changed is None:
             return None
+        rewrite = bool(changed)
+        if data["digests"] and not changed:
+            # A file that proved unchanged by its content while its signature is no longer recent needs
+            # no hash from now on: any write from here on gives it a later ctime.
+            sigs = dict(zip(data["paths"], data["sigs"], strict=True))
+            settled = [path for path in data["digests"] if not is_racy(sigs.get(path), checked_at)]
+            for path in settled:
+                del data["digests"][path]
+            rewrite = bool(settled)
         if not _settings_hold(data["disabled"], data["network"]):
             return None
         if changed:
@@ -358,6 +368,7 @@ def read_cache(key: str) -> dict[str, Any] | None:
 
             if not patch(data, changed):
                 return None
+        if rewrite:
             _write(file, data)
         data["segment"] = Segment(data["segment"], trusted=False)
     except Exception as error:  # a corrupt cache is rebuilt, never trusted and never fatal

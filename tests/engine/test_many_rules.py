@@ -232,3 +232,30 @@ def test_edits_within_one_timestamp_tick_are_never_missed(tmp_path: Path, monkey
     cache.write_bytes(marshal.dumps(data))
     rule = load_root(str(repo)).get("tool-20-flags")
     assert rule is not None and rule.message.endswith("(2).")
+
+
+def test_a_hash_kept_for_a_recent_edit_is_dropped_once_the_edit_is_old(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a file proved unchanged by its content and its signature is no longer recent, later calls
+    stat it only: 1,000 files written just before the first call are not hashed on every call after."""
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    _first_load(repo, monkeypatch)
+    _write(rules, 20, edit=1)
+    load_root(str(repo))  # patched in moments after the edit: its hash is kept
+    counts: dict[str, int] = {}
+    _count(monkeypatch, ruleset_module, "content_hash", counts)
+    load_root(str(repo))
+    assert counts == {"content_hash": 1}, counts
+    monkeypatch.setattr(ruleset_module, "RACY_NS", 0)  # as if two seconds went by
+    load_root(str(repo))
+    assert counts == {"content_hash": 2}, counts
+    rule = load_root(str(repo)).get("tool-20-flags")
+    assert counts == {"content_hash": 2}, counts  # no hash any more
+    assert rule is not None and rule.message.endswith("(1).")
+    _write(rules, 20, edit=2)  # and an edit after that is still seen
+    rule = load_root(str(repo)).get("tool-20-flags")
+    assert rule is not None and rule.message.endswith("(2).")

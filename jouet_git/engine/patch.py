@@ -21,8 +21,10 @@ order) travels with the cache as one marshalled blob, decoded only on this path.
 from __future__ import annotations
 
 import marshal
+import os
 import time
 
+from jouet_git import paths as paths_module
 from jouet_git.engine.model import USER, Rule
 from jouet_git.engine.ruleset import (
     MARSHAL_VERSION,
@@ -59,7 +61,11 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
     spans: dict[str, tuple[int, int]] = dict(info["spans"])
     claims: list[str | None] = list(info["claims"])
     keys: list[tuple[str, str, bool]] = list(info["keys"])
-    if not all(isinstance(path, str) and path in spans for path in changed):
+    # Only files directly in your rules directory, whatever the cache says: another source's file (a
+    # repository's, whose trust depends on its content) is never parsed here as one of yours.
+    yours = paths_module.user_rules_dir()
+    if not all(isinstance(path, str) and path in spans and os.path.dirname(path) == yours
+               and path.endswith(".toml") for path in changed):
         return False
     seg: dict[str, Any] = dict(data["segment"])
     if len(keys) != len(seg["blobs"]) or len(claims) != len(keys):

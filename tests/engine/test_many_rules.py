@@ -259,3 +259,29 @@ def test_a_hash_kept_for_a_recent_edit_is_dropped_once_the_edit_is_old(tmp_path:
     _write(rules, 20, edit=2)  # and an edit after that is still seen
     rule = load_root(str(repo)).get("tool-20-flags")
     assert rule is not None and rule.message.endswith("(2).")
+
+
+def test_a_cache_claiming_another_file_is_one_of_yours_is_not_believed(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only files directly in your rules directory are patched in, whatever the cache file says."""
+    import marshal
+
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    config = Path(paths.config_file())
+    config.write_text("# nothing yet\n")
+    _first_load(repo, monkeypatch)
+    [cache] = (Path(os.environ["JOUET_CACHE_DIR"]) / "rulesets").glob("set-*.marshal")
+    data = marshal.loads(cache.read_bytes())
+    info = marshal.loads(data["patch"])
+    info["spans"][str(config)] = (0, 0)
+    data["patch"] = marshal.dumps(info)
+    cache.write_bytes(marshal.dumps(data))
+    counts: dict[str, int] = {}
+    _count(monkeypatch, build, "build_outside", counts)
+    config.write_text('[rules]\ndisable = ["tool-7-flags"]\n')
+    rule = load_root(str(repo)).get("tool-7-flags")
+    assert counts == {"build_outside": 1} and rule is not None and rule.state == model.DISABLED

@@ -24,6 +24,8 @@ KIND_EDIT = "edit"  # writes a file (Edit, Write, MultiEdit, NotebookEdit)
 KIND_SEARCH = "search"  # searches files (Grep, Glob)
 KIND_OTHER = "other"
 # Each harness's tool names and their kinds live in its adapter (jouet_git/harness/).
+# Programs a shell read may be made of (reads.py): a shell call running none of them shows no file.
+SHELL_READERS = frozenset({"cat", "head", "tail", "sed", "nl"})
 
 # The fields of the rule reference's Command table, in the order `jouet parse --json` prints them.
 COMMAND_FIELDS = (

@@ -423,7 +423,7 @@ def _wild_match(patterns: tuple[str, ...], program: str) -> bool:
 def rule_matches(rule: Rule, call: Call, ctx: Context) -> list[int] | None:
     """None when no matcher of RULE matches; else the indexes of every command any matcher matched."""
     found: list[int] | None = None
-    for m in rule.matchers:
+    for m in rule.matchers_for({c.program for c in call.commands}):
         hits = matcher_matches(m, call, ctx)
         if hits is None:
             continue

@@ -210,6 +210,10 @@ class Rule:
             matchers = self._matchers = [some.get(i) or Matcher(m) for i, m in enumerate(self.data.get("match") or ())]
         return matchers
 
+    @matchers.setter
+    def matchers(self, value: list[Matcher]) -> None:
+        self._matchers = value
+
     def matchers_for(self, programs: set[str] | frozenset[str]) -> list[Matcher]:
         """The rule's matchers, in order, less those sure not to match a call running only PROGRAMS:
         a matcher whose every command pattern names a program (no wildcard) that is not among them.
@@ -228,10 +232,6 @@ class Rule:
                 built = some[i] = Matcher(data)
             out.append(built)
         return out
-
-    @matchers.setter
-    def matchers(self, value: list[Matcher]) -> None:
-        self._matchers = value
 
     @property
     def legacy(self) -> bool:

@@ -15,7 +15,7 @@ from testing.realrun import (
     UNTRACKED,
     check_control,
     check_variant,
-    have_all,
+    skip_unless_installed,
 )
 
 VARIANTS = [
@@ -75,15 +75,11 @@ VARIANTS = [
 NEEDS = {"node ": ("node",), "perl ": ("perl",), "ruby ": ("ruby",), "php ": ("php",), "gawk ": ("gawk",)}
 
 
-def _skip_unless_installed(command: str) -> None:
-    for marker, programs in NEEDS.items():
-        if command.startswith(marker) and not have_all(*programs):
-            pytest.skip(f"{', '.join(programs)} not installed")
 
 
 @pytest.mark.parametrize(("command", "rule", "effect"), VARIANTS)
 def test_variant_is_denied_and_really_loses_work(tmp_path: Path, command: str, rule: str, effect: str) -> None:
-    _skip_unless_installed(command)
+    skip_unless_installed(command, NEEDS, at_start=True)
     check_variant(tmp_path, command, rule, effect)
 
 
@@ -109,5 +105,5 @@ CONTROLS = [
 
 @pytest.mark.parametrize("command", CONTROLS)
 def test_read_only_controls_stay_quiet(tmp_path: Path, command: str) -> None:
-    _skip_unless_installed(command)
+    skip_unless_installed(command, NEEDS, at_start=True)
     check_control(tmp_path, command)

@@ -14,7 +14,7 @@ from testing.realrun import (
     UNTRACKED,
     check_control,
     check_variant,
-    have_all,
+    skip_unless_installed,
 )
 
 VARIANTS = [
@@ -67,15 +67,11 @@ NEEDS = {
 }
 
 
-def _skip_unless_installed(command: str) -> None:
-    for marker, programs in NEEDS.items():
-        if marker in command and not have_all(*programs):
-            pytest.skip(f"{', '.join(programs)} not installed")
 
 
 @pytest.mark.parametrize(("command", "rule", "effect"), VARIANTS)
 def test_variant_is_denied_and_really_loses_work(tmp_path: Path, command: str, rule: str, effect: str) -> None:
-    _skip_unless_installed(command)
+    skip_unless_installed(command, NEEDS)
     check_variant(tmp_path, command, rule, effect)
 
 
@@ -94,7 +90,7 @@ CONTROLS = [
 
 @pytest.mark.parametrize("command", CONTROLS)
 def test_read_only_controls_stay_quiet(tmp_path: Path, command: str) -> None:
-    _skip_unless_installed(command)
+    skip_unless_installed(command, NEEDS)
     check_control(tmp_path, command)
 
 
@@ -109,5 +105,5 @@ UNKNOWN_ARGS = [
 
 @pytest.mark.parametrize(("command", "rule", "effect"), UNKNOWN_ARGS)
 def test_unknown_arguments(tmp_path: Path, command: str, rule: str, effect: str) -> None:
-    _skip_unless_installed(command)
+    skip_unless_installed(command, NEEDS)
     check_variant(tmp_path, command, rule, effect)

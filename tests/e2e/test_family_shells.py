@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from testing.realrun import MODIFIED, UNTRACKED, check_control, check_variant, have_all
+from testing.realrun import MODIFIED, UNTRACKED, check_control, check_variant, skip_unless_installed
 
 VARIANTS = [
     ('eval "git reset --hard"', "reset-hard", MODIFIED),
@@ -39,15 +39,11 @@ VARIANTS = [
 NEEDS = {"zsh ": ("zsh",), "ksh": ("ksh",), "busybox": ("busybox",), "dash ": ("dash",)}
 
 
-def _skip_unless_installed(command: str) -> None:
-    for marker, programs in NEEDS.items():
-        if marker in command and not have_all(*programs):
-            pytest.skip(f"{', '.join(programs)} not installed")
 
 
 @pytest.mark.parametrize(("command", "rule", "effect"), VARIANTS)
 def test_variant_is_denied_and_really_loses_work(tmp_path: Path, command: str, rule: str, effect: str) -> None:
-    _skip_unless_installed(command)
+    skip_unless_installed(command, NEEDS)
     check_variant(tmp_path, command, rule, effect)
 
 

@@ -129,6 +129,17 @@ def have_all(*programs: str) -> bool:
     return all(shutil.which(p) is not None for p in programs)
 
 
+def skip_unless_installed(command: str, needs: dict[str, tuple[str, ...]], at_start: bool = False) -> None:
+    """Skip the test when COMMAND holds (or, AT_START, starts with) a marker of NEEDS whose programs
+    are not installed (scripts/test installs them from Debian's packages where it may)."""
+    import pytest
+
+    for marker, programs in needs.items():
+        found = command.startswith(marker) if at_start else marker in command
+        if found and not have_all(*programs):
+            pytest.skip(f"{', '.join(programs)} not installed")
+
+
 def bash(command: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run COMMAND with bash in CWD, as the agent's tool would (stdin closed, no terminal)."""
     full = dict(os.environ)

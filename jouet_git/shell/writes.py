@@ -14,7 +14,8 @@ written, and a caller that cares asks the filesystem. Inline programs (`python -
 when the code holds a call that writes, removes, moves or changes the mode of files; code that only
 reads is left alone.
 
-On the hook path only when a rule asks (jouet.writes, or `requires = { guarded = true }`).
+On the hook path only when a rule asks (jouet.writes, or `requires = { guarded = true }` for a call
+shell/maywrite.py says may write).
 """
 
 from __future__ import annotations

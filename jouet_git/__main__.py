@@ -1,5 +1,3 @@
-import sys
+from jouet_git.cli import entry
 
-from jouet_git.cli import main
-
-sys.exit(main())
+entry()

@@ -24,6 +24,8 @@ KIND_EDIT = "edit"  # writes a file (Edit, Write, MultiEdit, NotebookEdit)
 KIND_SEARCH = "search"  # searches files (Grep, Glob)
 KIND_OTHER = "other"
 # Each harness's tool names and their kinds live in its adapter (jouet_git/harness/).
+# Programs a shell read may be made of (reads.py): a shell call running none of them shows no file.
+SHELL_READERS = frozenset({"cat", "head", "tail", "sed", "nl"})
 
 # The fields of the rule reference's Command table, in the order `jouet parse --json` prints them.
 COMMAND_FIELDS = (
@@ -205,7 +207,7 @@ class Call:
                 self._problems = result.problems if result.incomplete else []
                 if result.incomplete and not self._problems:
                     self._problems = ["part of the command could not be read"]
-                if any(c.program == "git" for c in self._commands):
+                if any(c.program == "git" for c in self._commands) and _may_alias(self._commands):
                     # What a git alias runs, as nested commands (read only for a non-builtin subcommand).
                     from jouet_git.gitalias import expand
 
@@ -230,3 +232,11 @@ class Call:
 
     def __repr__(self) -> str:
         return f"Call({self.event}, {self.harness}, {self.tool}, command={self.command!r}, path={self.path!r})"
+
+
+def _may_alias(commands: list[Command]) -> bool:
+    """Whether one of COMMANDS is a git command whose subcommand is not one of git's own (only
+    then is the alias reader, gitalias.py, imported)."""
+    from jouet_git.gitbuiltins import alias_name
+
+    return any(c.program == "git" and alias_name(c.argv) is not None for c in commands)

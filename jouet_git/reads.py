@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import os
 
-from jouet_git.call import KIND_READ, KIND_SHELL, POST_TOOL_USE
+from jouet_git.call import KIND_READ, KIND_SHELL, POST_TOOL_USE, SHELL_READERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ DEFAULT_LIMIT = {"claude": 2000, "gemini": 2000, "test": 2000, "check": 2000}
 # Claude Code refuses a Read over 25,000 tokens (about four bytes each): it shows nothing.
 TOO_LARGE = 100_000
 # Programs a shell read may be made of.
-READERS = frozenset({"cat", "head", "tail", "sed", "nl"})
+READERS = SHELL_READERS
 # Files counted whole up to this size; beyond it, lines are estimated from the first part.
 COUNT_BYTES = 8 * 1024 * 1024
 MAX_FILES = 64

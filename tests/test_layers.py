@@ -16,8 +16,8 @@ PACKAGE = Path(jouet_git.__file__).parent
 
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
-BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "gitopts", "budgets", "journal",
-        "commands_index", "term", "agentenv", "__version__", "jouet_git"}
+BASE = {"call", "errors", "paths", "store", "gitrun", "gitdir", "cmdline", "gitopts", "gitbuiltins", "budgets",
+        "journal", "commands_index", "term", "agentenv", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     # What a session was shown (for `seen`), a project's fnox config, and source outlines: leaves
@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "fnox": set(),
     "reads": BASE | {"shell", "outline"},
     "shell": {"call", "cmdline"},
-    "call": {"shell", "gitalias"},
+    "call": {"shell", "gitalias", "gitbuiltins"},
     # What a git alias runs is read as part of the command: with the shell reader, into Commands.
     "gitalias": BASE | {"shell"},
     "gitleaks": BASE,

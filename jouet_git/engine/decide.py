@@ -161,6 +161,13 @@ def guarded_found(call: Call) -> bool:
 
     if call.kind not in (KIND_EDIT, KIND_SHELL):
         return False
+    if call.kind == KIND_SHELL:
+        from jouet_git.shell.maywrite import may_write
+
+        # Most commands write nothing: then neither the write finder nor the view of jouet's own
+        # files is imported (call_guarded would find nothing to ask about).
+        if not call.command or not may_write(call.commands):
+            return False
     from jouet_git.guarded import call_guarded
 
     return bool(call_guarded(call))

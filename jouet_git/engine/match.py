@@ -217,12 +217,12 @@ def expanded_names(text: str, quotes: bool = True) -> list[str]:
         elif ch == "$" and text.startswith("{", i + 1):
             close = text.find("}", i + 2)
             inner = text[i + 2:(n if close < 0 else close)]
-            found = _BRACED.match(inner)
+            found = re.match(_BRACED, inner)
             if found and not found.group(3):
                 names.append(found.group(2))
             i = (n if close < 0 else close) + 1
         elif ch == "$":
-            found = _NAME.match(text, i + 1)
+            found = re.compile(_NAME).match(text, i + 1)
             if found:
                 names.append(found.group(0))
                 i = found.end()
@@ -233,9 +233,10 @@ def expanded_names(text: str, quotes: bool = True) -> list[str]:
     return names
 
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_BRACED = re.compile(r"(!?)([A-Za-z_][A-Za-z0-9_]*)(:?\+)?")
-_QUOTED_HEREDOC = re.compile(r"<<-?\s*(?:'|\"|\\)")
+# Compiled on first use (re's own cache keeps them): most calls expand no variable.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_BRACED = r"(!?)([A-Za-z_][A-Za-z0-9_]*)(:?\+)?"
+_QUOTED_HEREDOC = r"<<-?\s*(?:'|\"|\\)"
 
 
 def _expands_secret(command: Command, call: Call, secrets: frozenset[str]) -> bool:
@@ -253,7 +254,7 @@ def _expands_secret(command: Command, call: Call, secrets: frozenset[str]) -> bo
             return True
     elif any(name in secrets for name in expanded_names(" ".join(command.argv[1:]), quotes=False)):
         return True
-    if command.heredocs and not (raw is not None and _QUOTED_HEREDOC.search(raw)):
+    if command.heredocs and not (raw is not None and re.search(_QUOTED_HEREDOC, raw)):
         return any(name in secrets for body in command.heredocs for name in expanded_names(body, quotes=False))
     return False
 
@@ -422,7 +423,7 @@ def _wild_match(patterns: tuple[str, ...], program: str) -> bool:
 def rule_matches(rule: Rule, call: Call, ctx: Context) -> list[int] | None:
     """None when no matcher of RULE matches; else the indexes of every command any matcher matched."""
     found: list[int] | None = None
-    for m in rule.matchers:
+    for m in rule.matchers_for({c.program for c in call.commands}):
         hits = matcher_matches(m, call, ctx)
         if hits is None:
             continue

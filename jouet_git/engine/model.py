@@ -43,57 +43,77 @@ class Matcher:
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
-        command = data.get("command")
-        # Each command pattern as its words: "git stash pop" -> ("git", "stash", "pop").
-        self.command: tuple[tuple[str, ...], ...] | None = (
-            tuple(tuple(p.split()) for p in command) if command is not None else None
-        )
-        self.programs: tuple[str, ...] | None = (
-            tuple(words[0] for words in self.command) if self.command is not None else None
-        )
-        # The program names to look for, split for speed: exact names, and wildcard patterns.
-        self.literal_programs: frozenset[str] = frozenset(
-            p for p in self.programs or () if not ("*" in p or "?" in p or "\\" in p))
-        self.wild_programs: tuple[str, ...] = tuple(p for p in self.programs or () if p not in self.literal_programs)
+        # Made for every candidate rule of every call: written for speed (no generator, _tuple only
+        # for a key that is set), with the same values as the plain reading of each key.
+        get = data.get
+        command = get("command")
+        if command is None:
+            self.command: tuple[tuple[str, ...], ...] | None = None
+            self.programs: tuple[str, ...] | None = None
+            # The program names to look for, split for speed: exact names, and wildcard patterns.
+            self.literal_programs: frozenset[str] = frozenset()
+            self.wild_programs: tuple[str, ...] = ()
+        else:
+            # Each command pattern as its words: "git stash pop" -> ("git", "stash", "pop").
+            patterns = self.command = tuple([tuple(p.split()) for p in command])
+            programs = self.programs = tuple([words[0] for words in patterns])
+            literal = [p for p in programs if not ("*" in p or "?" in p or "\\" in p)]
+            self.literal_programs = frozenset(literal)
+            self.wild_programs = () if len(literal) == len(programs) else tuple(
+                [p for p in programs if p not in self.literal_programs])
         # The command patterns that can match each program name seen, in order (patterns_for).
         self._patterns: dict[str, tuple[tuple[str, ...], ...]] = {}
-        self.via = _tuple(data.get("via"))
-        self.flags = _tuple(data.get("flags"))
-        self.unless_flags = _tuple(data.get("unless_flags"))
-        self.exact_flags = _tuple(data.get("exact_flags"))
-        self.value_flags = _tuple(data.get("value_flags")) or ()
-        self.args = _tuple(data.get("args"))
-        self.unless_args = _tuple(data.get("unless_args"))
-        self.max_args: int | None = data.get("max_args")
-        self.background: bool | None = data.get("background")
-        self.text = _tuple(data.get("text"))
-        with_ = data.get("with")
+        v = get("via")
+        self.via = None if v is None else _tuple(v)
+        v = get("flags")
+        self.flags = None if v is None else _tuple(v)
+        v = get("unless_flags")
+        self.unless_flags = None if v is None else _tuple(v)
+        v = get("exact_flags")
+        self.exact_flags = None if v is None else _tuple(v)
+        v = get("value_flags")
+        self.value_flags = (None if v is None else _tuple(v)) or ()
+        v = get("args")
+        self.args = None if v is None else _tuple(v)
+        v = get("unless_args")
+        self.unless_args = None if v is None else _tuple(v)
+        self.max_args: int | None = get("max_args")
+        self.background: bool | None = get("background")
+        v = get("text")
+        self.text = None if v is None else _tuple(v)
+        with_ = get("with")
         self.with_ = Matcher(with_) if with_ is not None else None
-        unless_with = data.get("unless_with")
+        unless_with = get("unless_with")
         self.unless_with = Matcher(unless_with) if unless_with is not None else None
-        self.prints: bool | None = data.get("prints")
-        self.stdout_to = _tuple(data.get("stdout_to"))
-        exit_code = data.get("exit_code")
+        self.prints: bool | None = get("prints")
+        v = get("stdout_to")
+        self.stdout_to = None if v is None else _tuple(v)
+        exit_code = get("exit_code")
         self.exit_code: tuple[int, ...] | None = tuple(exit_code) if exit_code is not None else None
-        self.env = _tuple(data.get("env"))
-        self.tool = _tuple(data.get("tool"))
-        self.paths = _tuple(data.get("paths"))
-        self.unless_paths = _tuple(data.get("unless_paths"))
-        self.input: dict[str, Any] | None = data.get("input")
-        self.unless_input = _tuple(data.get("unless_input"))
-        self.min_tracked_files: int | None = data.get("min_tracked_files")
+        v = get("env")
+        self.env = None if v is None else _tuple(v)
+        v = get("tool")
+        self.tool = None if v is None else _tuple(v)
+        v = get("paths")
+        self.paths = None if v is None else _tuple(v)
+        v = get("unless_paths")
+        self.unless_paths = None if v is None else _tuple(v)
+        self.input: dict[str, Any] | None = get("input")
+        v = get("unless_input")
+        self.unless_input = None if v is None else _tuple(v)
+        self.min_tracked_files: int | None = get("min_tracked_files")
         # The shell reader stopped at one of its reading limits (or failed): part of the command is unread.
-        self.read_limit: bool | None = data.get("read_limit")
+        self.read_limit: bool | None = get("read_limit")
         # What the session was shown, and the project's fnox config: worked out only once every other
         # key of the matcher holds (engine/match.py).
-        self.seen: bool | None = data.get("seen")
-        self.min_read_lines: int | None = data.get("min_read_lines")
-        self.min_code_lines: int | None = data.get("min_code_lines")
+        self.seen: bool | None = get("seen")
+        self.min_read_lines: int | None = get("min_read_lines")
+        self.min_code_lines: int | None = get("min_code_lines")
         self.reads = self.seen is not None or self.min_read_lines is not None or self.min_code_lines is not None
-        self.fnox: bool | None = data.get("fnox")
-        self.secret_files: bool | None = data.get("secret_files")
-        self.secret_vars: bool | None = data.get("secret_vars")
-        self.secret_args: bool | None = data.get("secret_args")
+        self.fnox: bool | None = get("fnox")
+        self.secret_files: bool | None = get("secret_files")
+        self.secret_vars: bool | None = get("secret_vars")
+        self.secret_args: bool | None = get("secret_args")
 
     def patterns_for(self, program: str) -> tuple[tuple[str, ...], ...]:
         """The command patterns whose program word matches PROGRAM, in the order they are written."""
@@ -105,6 +125,26 @@ class Matcher:
             if len(self._patterns) < 4096:  # program names come from calls: keep the memo bounded
                 self._patterns[program] = found
         return found
+
+
+def _other_programs(data: Any, programs: set[str] | frozenset[str]) -> bool:
+    """Whether the [rule.match] table DATA has command patterns, each a string whose first word is a
+    plain program name (no wildcard) outside PROGRAMS (anything else: False, and the matcher is made)."""
+    if not isinstance(data, dict):
+        return False
+    command = data.get("command")
+    if not isinstance(command, list) or not command:
+        return False
+    for pattern in command:
+        if not isinstance(pattern, str):
+            return False
+        words = pattern.split(None, 1)
+        if not words:
+            return False
+        first = words[0]
+        if first in programs or "*" in first or "?" in first or "\\" in first:
+            return False
+    return True
 
 
 def _tuple(value: Any) -> tuple[str, ...] | None:
@@ -119,7 +159,7 @@ class Rule:
     """A rule with where it came from and whether it runs."""
 
     __slots__ = (
-        "_matchers", "author", "created", "data", "error", "examples", "file", "line", "message",
+        "_matchers", "_some", "author", "created", "data", "error", "examples", "file", "line", "message",
         "mode", "name", "needs", "on", "only_warns", "primer", "requires", "requires_claims", "requires_guarded",
         "scope", "script",
         "source", "source_label", "state", "state_detail", "suggest", "why",
@@ -149,6 +189,8 @@ class Rule:
         self.requires_guarded: bool = requires.get("guarded") is True
         # Made on first use: rebuilding a rule set after an edit reads a thousand rules and matches none.
         self._matchers: list[Matcher] | None = None
+        # The matchers matchers_for made so far, by index.
+        self._some: dict[int, Matcher] = {}
         self.examples: dict[str, list[Any]] = data.get("examples") or {}
         self.script: str | None = data.get("script_path")
         self.on: str = data.get("on", "pre-tool-use")
@@ -164,12 +206,32 @@ class Rule:
         """The rule's [rule.match] tables."""
         matchers = self._matchers
         if matchers is None:
-            matchers = self._matchers = [Matcher(m) for m in self.data.get("match") or ()]
+            some = self._some
+            matchers = self._matchers = [some.get(i) or Matcher(m) for i, m in enumerate(self.data.get("match") or ())]
         return matchers
 
     @matchers.setter
     def matchers(self, value: list[Matcher]) -> None:
         self._matchers = value
+
+    def matchers_for(self, programs: set[str] | frozenset[str]) -> list[Matcher]:
+        """The rule's matchers, in order, less those sure not to match a call running only PROGRAMS:
+        a matcher whose every command pattern names a program (no wildcard) that is not among them.
+        Those are never made (a call meets some thirty rules, most of whose matchers are about other
+        programs); matcher_matches would say None for each (it looks at a command only when its
+        program is one of the matcher's)."""
+        if self._matchers is not None:
+            return self._matchers
+        some = self._some
+        out: list[Matcher] = []
+        for i, data in enumerate(self.data.get("match") or ()):
+            built = some.get(i)
+            if built is None:
+                if _other_programs(data, programs):
+                    continue
+                built = some[i] = Matcher(data)
+            out.append(built)
+        return out
 
     @property
     def legacy(self) -> bool:

@@ -83,14 +83,15 @@ def decode_args(value: Any) -> Any:
     return value
 
 
-_PATCH_TARGET = re.compile(r"^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+?)\s*$", re.MULTILINE)
+# Compiled on first use (re's own cache keeps it): most calls carry no patch.
+_PATCH_TARGET = r"^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+?)\s*$"
 
 
 def patch_targets(patch: str) -> list[str]:
     """The files an apply_patch envelope writes (added, updated, deleted, and where a file moves),
     in order, each once."""
     found: list[str] = []
-    for match in _PATCH_TARGET.finditer(patch):
+    for match in re.finditer(_PATCH_TARGET, patch, re.MULTILINE):
         path = match.group(1)
         if path not in found:
             found.append(path)

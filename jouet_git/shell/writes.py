@@ -14,7 +14,8 @@ written, and a caller that cares asks the filesystem. Inline programs (`python -
 when the code holds a call that writes, removes, moves or changes the mode of files; code that only
 reads is left alone.
 
-On the hook path only when a rule asks (jouet.writes, or `requires = { guarded = true }`).
+On the hook path only when a rule asks (jouet.writes, or `requires = { guarded = true }` for a call
+shell/maywrite.py says may write).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import re
 
 from jouet_git import cmdline
+from jouet_git.shell.maywrite import ALL, DESTINATION, INTERPRETERS, MODE, NOT_FILES, REMOVE_ALL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,17 +53,12 @@ class Write:
         return f"Write({self.path!r}, {self.how!r}, removes={self.removes})"
 
 
-# Every operand is written (removed, for the second set).
-_ALL = frozenset({"tee", "truncate", "touch", "shred", "ed", "ex", "vi", "vim", "nvim", "nano", "emacs",
-                  "patch", "setfacl", "chattr"})
-_REMOVE_ALL = frozenset({"rm", "unlink", "rmdir", "srm"})
-# The first operand is the mode or owner; the rest are changed.
-_MODE = frozenset({"chmod", "chown", "chgrp"})
-# The last operand (or -t DIR) receives the others.
-_DESTINATION = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "link"})
-_INTERPRETERS = {"perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", "-p", "--print"),
-                 "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval"), "deno": ("eval",),
-                 "php": ("-r",), "Rscript": ("-e",), "osascript": ("-e",)}
+# The program names, shared with the cheap test done before this module is imported.
+_ALL = ALL
+_REMOVE_ALL = REMOVE_ALL
+_MODE = MODE
+_DESTINATION = DESTINATION
+_INTERPRETERS = INTERPRETERS
 
 # Options that take the next word as their value, per program.
 _VALUES: dict[str, frozenset[str]] = {
@@ -115,7 +112,7 @@ def writes(commands: list[Command]) -> list[Write]:
     return out
 
 
-_NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"})
+_NOT_FILES = NOT_FILES
 
 
 _HERE = object()  # where the command runs (what jouet.dirs says), for _Adder's `base`

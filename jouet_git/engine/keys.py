@@ -12,7 +12,7 @@ RULE_KEYS = (
 MATCH_COMMAND_KEYS = (
     "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args", "unless_args",
     "max_args", "background", "text", "with", "unless_with", "prints", "stdout_to", "exit_code", "env",
-    "secret_vars", "secret_args",
+    "secret_vars", "secret_args", "stdin_redirected",
 )
 MATCH_TOOL_KEYS = (
     "tool", "paths", "unless_paths", "input", "unless_input", "min_tracked_files", "seen", "min_read_lines",
@@ -25,7 +25,7 @@ MATCH_KEYS = (
     "tool", "paths", "command", "via", "flags", "unless_flags", "exact_flags", "value_flags", "args",
     "unless_args", "max_args", "background", "text", "with", "unless_with", "input", "unless_input",
     "seen", "min_read_lines", "min_code_lines", "min_tracked_files", "unless_paths", "fnox", "secret_files",
-    "secret_vars", "secret_args", "prints", "stdout_to", "exit_code", "env", "read_limit",
+    "secret_vars", "secret_args", "prints", "stdout_to", "exit_code", "env", "read_limit", "stdin_redirected",
 )
 # Matcher keys that ask about the session or the project (what was read, the fnox config): checked
 # last, once every other key of the matcher holds, since they read files.

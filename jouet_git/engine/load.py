@@ -499,7 +499,7 @@ def validate_matcher(table: dict[str, Any], line: Any, name: str | None, nested:
             if value is not None:
                 out[key] = value
     for key in ("background", "prints", "seen", "fnox", "secret_files", "secret_vars", "secret_args",
-                "read_limit"):
+                "read_limit", "stdin_redirected"):
         if key in table:
             if not isinstance(table[key], bool):
                 found.add(RuleError(f"`{key}` must be true or false", line(key), name))

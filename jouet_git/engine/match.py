@@ -120,6 +120,8 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
         return False
     if m.background is not None and (command.background or call.background) != m.background:
         return False
+    if m.stdin_redirected is not None and command.stdin_redirected != m.stdin_redirected:
+        return False
     if m.stdout_to is not None and (
         command.stdout_to is None or not wildcard.any_matches(m.stdout_to, command.stdout_to)
     ):

@@ -35,11 +35,43 @@ class Matcher:
     """One [rule.match] table: every key it sets must hold."""
 
     __slots__ = (
-        "_patterns", "args", "background", "command", "env", "exact_flags", "exit_code", "flags", "fnox", "input",
-        "literal_programs", "max_args", "min_code_lines", "min_read_lines", "min_tracked_files", "paths", "prints",
-        "programs", "read_limit", "reads", "secret_args", "secret_files", "secret_vars", "seen", "stdout_to", "text",
-        "tool", "unless_args", "unless_flags", "unless_input", "unless_paths", "unless_with", "value_flags",
-        "via", "wild_programs", "with_",
+        "_patterns",
+        "args",
+        "background",
+        "command",
+        "env",
+        "exact_flags",
+        "exit_code",
+        "flags",
+        "fnox",
+        "input",
+        "literal_programs",
+        "max_args",
+        "min_code_lines",
+        "min_read_lines",
+        "min_tracked_files",
+        "paths",
+        "prints",
+        "programs",
+        "read_limit",
+        "reads",
+        "secret_args",
+        "secret_files",
+        "secret_vars",
+        "seen",
+        "stdin_redirected",
+        "stdout_to",
+        "text",
+        "tool",
+        "unless_args",
+        "unless_flags",
+        "unless_input",
+        "unless_paths",
+        "unless_with",
+        "value_flags",
+        "via",
+        "wild_programs",
+        "with_",
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
@@ -79,6 +111,7 @@ class Matcher:
         self.unless_args = None if v is None else _tuple(v)
         self.max_args: int | None = get("max_args")
         self.background: bool | None = get("background")
+        self.stdin_redirected: bool | None = get("stdin_redirected")
         v = get("text")
         self.text = None if v is None else _tuple(v)
         with_ = get("with")

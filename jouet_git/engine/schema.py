@@ -31,6 +31,8 @@ def _matcher_properties(nested: bool) -> dict[str, Any]:
         "unless_args": {**_STRS, "description": "None of the command's arguments matches."},
         "max_args": {**_INT, "description": "The command has at most this many arguments."},
         "background": {"type": "boolean", "description": "The command runs in the background."},
+        "stdin_redirected": {"type": "boolean", "description": "The command's standard input is redirected "
+                             "(`< FILE`, a here-document or here-string); a pipe is not a redirection."},
         "text": {**_STRS, "description": "Regular expressions that must each match a word after the "
                  "program or a here-document."},
         "prints": {"type": "boolean", "description": "The command's output reaches the transcript."},

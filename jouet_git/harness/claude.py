@@ -192,9 +192,7 @@ class ClaudeAdapter(Adapter):
         self.other: Adapter | None = None
 
     def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
-        if argv:
-            raise BadInput(f"jouet hook claude {event} takes no arguments (the payload comes on stdin)")
-        payload = parse(stdin)
+        payload = common.stdin_payload(self.name, event, stdin, argv)
         other = sender(payload)
         if other is not None:
             from jouet_git.harness import adapter

@@ -80,9 +80,7 @@ class ClineAdapter(Adapter):
     def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
         import os
 
-        if argv:
-            raise BadInput(f"jouet hook cline {event} takes no arguments (the payload comes on stdin)")
-        payload = common.parse(stdin)
+        payload = common.stdin_payload(self.name, event, stdin, argv)
         cwd = common.roots(payload, "workspaceRoots") or os.getcwd()
         session = common.text(payload, "taskId")
         if event == "task-start":

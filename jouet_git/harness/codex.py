@@ -76,9 +76,7 @@ class CodexAdapter(Adapter):
     same_as: ClassVar[dict[str, str]] = SAME_AS
 
     def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
-        if argv:
-            raise BadInput(f"jouet hook codex {event} takes no arguments (the payload comes on stdin)")
-        return self.read_payload(event, common.parse(stdin))
+        return self.read_payload(event, common.stdin_payload(self.name, event, stdin, argv))
 
     def read_foreign(self, event: str, payload: dict[str, Any]) -> Request:
         name = common.text(payload, "hook_event_name")

@@ -45,6 +45,13 @@ def parse(text: str) -> dict[str, Any]:
     return payload
 
 
+def stdin_payload(harness: str, event: str, stdin: str, argv: list[str]) -> dict[str, Any]:
+    """The payload of a harness that hands it on stdin and passes no arguments. Raises BadInput."""
+    if argv:
+        raise BadInput(f"jouet hook {harness} {event} takes no arguments (the payload comes on stdin)")
+    return parse(stdin)
+
+
 def text(payload: Any, *keys: str) -> str | None:
     """The first of KEYS that PAYLOAD holds as a non-empty string."""
     if isinstance(payload, dict):

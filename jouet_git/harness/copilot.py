@@ -101,9 +101,7 @@ class CopilotAdapter(Adapter):
     same_as: ClassVar[dict[str, str]] = SAME_AS
 
     def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
-        if argv:
-            raise BadInput(f"jouet hook copilot {event} takes no arguments (the payload comes on stdin)")
-        return self.read_payload(event, common.parse(stdin))
+        return self.read_payload(event, common.stdin_payload(self.name, event, stdin, argv))
 
     def read_foreign(self, event: str, payload: dict[str, Any]) -> Request:
         own = PASCAL.get(common.text(payload, "hook_event_name") or "") or FROM_CLAUDE.get(event)

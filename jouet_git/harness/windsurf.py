@@ -54,9 +54,7 @@ class WindsurfAdapter(Adapter):
     def read(self, event: str, stdin: str, argv: list[str], environ: Mapping[str, str]) -> Request:
         import os
 
-        if argv:
-            raise BadInput(f"jouet hook windsurf {event} takes no arguments (the payload comes on stdin)")
-        payload = common.parse(stdin)
+        payload = common.stdin_payload(self.name, event, stdin, argv)
         info = payload.get("tool_info")
         if not isinstance(info, dict):
             raise BadInput("the hook input has no tool_info")

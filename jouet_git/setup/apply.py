@@ -49,6 +49,15 @@ def read(path: str) -> bytes | None:
         raise JouetError(f"cannot read {path}: {error.strerror}") from None
 
 
+def read_text(path: str) -> str | None:
+    """The text of the file at PATH as a text-mode open reads it (UTF-8, bad bytes replaced, line ends
+    made \\n), or None when there is none. Raises JouetError."""
+    data = read(path)
+    if data is None:
+        return None
+    return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def load(target: Target, path: str, data: bytes | None) -> Document:
     """PATH's text as a Document, checked for the layout TARGET's entries go into."""
     retry = f"fix it, or move it away and run `jouet setup {target.name}` again"

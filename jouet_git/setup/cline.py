@@ -18,7 +18,7 @@ import re
 
 from jouet_git.errors import JouetError
 from jouet_git.setup import saved
-from jouet_git.setup.apply import Report
+from jouet_git.setup.apply import Report, read_text
 from jouet_git.setup.targets import Event, Target, cline_script
 from jouet_git.store import write_atomic
 
@@ -43,16 +43,6 @@ def pristine(event: Event, text: str) -> bool:
     return text == cline_script(event, jouet)
 
 
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise JouetError(f"cannot read {path}: {error.strerror}") from None
-
-
 def apply(target: Target, project: bool, cwd: str, jouet: str, uninstall: bool, dry_run: bool) -> Report:
     directory = target.path(project, cwd)
     report = Report(target.name, "project" if project else "user", directory, dry_run=dry_run)
@@ -62,7 +52,7 @@ def apply(target: Target, project: bool, cwd: str, jouet: str, uninstall: bool, 
     diffs: list[str] = []
     for event in target.events:
         path = os.path.join(directory, event.key)
-        current = _read(path)
+        current = read_text(path)
         if uninstall:
             if current is not None and is_ours(current):
                 if pristine(event, current):
@@ -122,7 +112,7 @@ def installed(target: Target, directory: str) -> tuple[list[str], list[str], lis
     """(events installed, events missing, the jouet commands the scripts run)."""
     have, missing, run = [], [], []
     for event in target.events:
-        text = _read(os.path.join(directory, event.key))
+        text = read_text(os.path.join(directory, event.key))
         found = _EXEC.search(text or "") if text and is_ours(text) else None
         if found:
             have.append(event.key)

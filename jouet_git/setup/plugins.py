@@ -24,7 +24,7 @@ import os
 from jouet_git import paths
 from jouet_git.errors import JouetError
 from jouet_git.setup import saved
-from jouet_git.setup.apply import Report
+from jouet_git.setup.apply import Report, read_text
 from jouet_git.setup.targets import Target
 from jouet_git.store import write_atomic
 
@@ -68,16 +68,6 @@ def is_ours(text: str, target: Target) -> bool:
     return "jouet-git" in text or _jouet_of(text, target) is not None
 
 
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise JouetError(f"cannot read {path}: {error.strerror}") from None
-
-
 def wanted(target: Target, jouet: str) -> list[tuple[str, str]]:
     return [(where, shipped(what) if what else settings(target, jouet)) for where, what in FILES[target.name]]
 
@@ -91,7 +81,7 @@ def apply(target: Target, project: bool, cwd: str, jouet: str, uninstall: bool, 
     diffs: list[str] = []
     for where, text in wanted(target, jouet):
         path = os.path.join(directory, where)
-        current = _read(path)
+        current = read_text(path)
         if uninstall:
             if current is None:
                 continue
@@ -151,7 +141,7 @@ def installed(target: Target, directory: str) -> tuple[list[str], list[str], lis
     """(files installed, files missing, the command the runner starts) for TARGET in DIRECTORY."""
     have, missing, run = [], [], []
     for where, what in FILES[target.name]:
-        text = _read(os.path.join(directory, where))
+        text = read_text(os.path.join(directory, where))
         if text is not None and is_ours(text, target):
             have.append(where)
             if what is None:

@@ -32,10 +32,14 @@ from jouet_git.engine.ruleset import (
     Damaged,
     Segment,
     _programs,
+    _sig_list,
     is_racy,
     pack,
+    pack_sigs,
     positions,
+    seal,
     signature,
+    unseal,
 )
 
 TYPE_CHECKING = False
@@ -67,11 +71,11 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
     if not all(isinstance(path, str) and path in spans and os.path.dirname(path) == yours
                and path.endswith(".toml") for path in changed):
         return False
-    seg: dict[str, Any] = dict(data["segment"])
+    seg: dict[str, Any] = unseal(data["segment"])
     if len(keys) != len(seg["blobs"]) or len(claims) != len(keys):
         raise Damaged("the patch data does not agree with the segment")
-    paths: list[str] = data["paths"]
-    sigs = list(data["sigs"])
+    paths: list[bytes] = data["paths"]
+    sigs = _sig_list(data["sigs"])
     digests = dict(data["digests"])
     from jouet_git.engine import prebuilt
     from jouet_git.engine.settle import parse_file, settle
@@ -80,7 +84,7 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
     source: Any = _Yours()
     for path in sorted(changed):
         start, count = spans[path]
-        if path not in paths or not 0 <= start <= start + count <= len(keys):
+        if os.fsencode(path) not in paths or not 0 <= start <= start + count <= len(keys):
             raise Damaged(f"the patch data does not know {path}")
         sig = signature(path)
         read_at = time.time_ns()
@@ -91,7 +95,7 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
         taken: dict[str, Rule] = {}
         names = {rule.name for rule in rules}
         cached = Segment(seg, trusted=False)
-        for i, known in enumerate(builtin.names):
+        for i, known in enumerate(builtin.opened().names):
             if known in names and known not in taken:
                 taken[known] = builtin.rule(i, False)
         for i in range(start):
@@ -121,13 +125,13 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
                 if other > path:  # files of one directory load in the order of their names
                     spans[other] = (at + delta, n)
         spans[path] = (start, len(rules))
-        sigs[paths.index(path)] = sig
+        sigs[paths.index(os.fsencode(path))] = sig
         if is_racy(sig, read_at):
             digests[path] = digest
         else:
             digests.pop(path, None)
-    data["segment"] = seg
-    data["sigs"] = sigs
+    data["segment"] = seal(seg)
+    data["sigs"] = pack_sigs(sigs)
     data["digests"] = digests
     data["patch"] = marshal.dumps({"spans": spans, "claims": claims, "keys": keys}, MARSHAL_VERSION)
     return True

@@ -35,7 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_FORMAT = 4
+_FORMAT = 5
 # marshal's format 4 is read by every Python jouet supports.
 MARSHAL_VERSION = 4
 # A file changed this recently might change again within the same timestamp tick: its content hash
@@ -58,28 +58,64 @@ class Damaged(Exception):
 
 
 class Segment:
-    """Rules stored compactly (see the module docstring); rule(i) decodes one."""
+    """Rules stored compactly (see the module docstring); rule(i) decodes one.
 
-    __slots__ = ("_rules", "always", "base", "blobs", "broken", "extras", "index", "names", "order", "states",
-                 "trusted")
+    A segment read from the cache is sealed (seal()): its index is one string, and the rules' bytes,
+    states, names and run order stay one marshalled body, decoded the first time a rule of the segment
+    is needed. A call whose programs no rule of the segment names never decodes it."""
+
+    __slots__ = ("_body", "_n", "_rules", "always", "base", "blobs", "broken", "extras", "index", "names", "order",
+                 "states", "trusted")
 
     def __init__(self, data: dict[str, Any], trusted: bool) -> None:
         # TRUSTED: the segment came from the package, and its rules may claim to be built in.
         self.trusted = trusted
         self.base: str | None = data["base"]
+        self.index: dict[str, list[int]] | str = data["index"]
+        self.always: list[int] = data["always"]
+        self.broken: list[int] = data["broken"]
+        body = data.get("body")
+        if body is not None:
+            n = data["count"]
+            if not (isinstance(body, bytes) and isinstance(self.index, str) and isinstance(n, int)
+                    and isinstance(self.always, list) and isinstance(self.broken, list)):
+                raise Damaged("the sealed segment does not hold what jouet writes")
+            self._body: bytes | None = body
+            self._n: int = n
+            self._rules: list[Rule | None] = [None] * n
+            return
+        self._body = None
+        self._fields(data)
+
+    def _fields(self, data: dict[str, Any]) -> None:
         self.blobs: list[bytes] = data["blobs"]
         self.extras: list[bytes] = data["extras"]
         self.states: list[tuple[Any, ...]] = data["states"]
-        self.index: dict[str, list[int]] = data["index"]
-        self.always: list[int] = data["always"]
         self.order: list[int] = data["order"]
         self.names: list[str] = data["names"]
-        self.broken: list[int] = data["broken"]
         n = len(self.blobs)
-        if not (isinstance(self.blobs, list) and isinstance(self.index, dict) and len(self.extras) == n
+        if not (isinstance(self.blobs, list) and isinstance(self.index, dict | str) and len(self.extras) == n
                 and len(self.states) == n and len(self.order) == n and len(self.names) == n):
             raise Damaged("the segment's lists do not agree")
-        self._rules: list[Rule | None] = [None] * n
+        self._n = n
+        self._rules = [None] * n
+
+    def opened(self) -> Segment:
+        """This segment with its body decoded (every field readable); a damaged body becomes rules that
+        say so (see rule())."""
+        body = self._body
+        if body is not None:
+            self._body = None
+            n = self._n
+            try:
+                blobs, extras, states, names, order = marshal.loads(body)
+                self._fields({"blobs": blobs, "extras": extras, "states": states, "names": names, "order": order})
+                if self._n != n:
+                    raise Damaged("the body does not hold as many rules as the segment")
+            except Exception:  # every rule of it decodes as broken, in load order
+                self._fields({"blobs": [b""] * n, "extras": [b""] * n, "states": [()] * n,
+                              "names": [f"#{i}" for i in range(n)], "order": list(range(n))})
+        return self
 
     @classmethod
     def of_rules(cls, rules: list[Rule]) -> Segment:
@@ -89,9 +125,11 @@ class Segment:
         return seg
 
     def __len__(self) -> int:
-        return len(self.blobs)
+        return self._n
 
     def rule(self, i: int, full: bool) -> Rule:
+        if self._body is not None:
+            self.opened()
         rule = self._rules[i]
         if rule is not None and full and "examples" not in rule.data and self.extras[i]:
             try:  # noqa: SIM105 - contextlib stays off the hook path
@@ -137,12 +175,63 @@ class Segment:
     def chosen(self, programs: set[str]) -> list[int]:
         """The rules that could match a call running PROGRAMS, in the order they run."""
         picked = set(self.always)
-        for program in programs:
-            found = self.index.get(program)
-            if found:
-                picked.update(found)
-        order = self.order
+        index = self.index
+        if isinstance(index, str):
+            try:
+                for program in programs:
+                    found = _lookup(index, program)
+                    if found:
+                        picked.update(found)
+            except ValueError:  # a damaged index: every rule of the segment could match
+                picked.update(range(self._n))
+        else:
+            for program in programs:
+                listed = index.get(program)
+                if listed:
+                    picked.update(listed)
+        if not picked:
+            return []
+        order = self.opened().order
+        if not picked.issubset(range(len(order))):  # a damaged index names rules the segment lacks
+            picked = set(range(len(order)))
         return sorted(picked, key=order.__getitem__)
+
+
+def _lookup(index: str, program: str) -> list[int]:
+    """The rules a sealed INDEX (seal()) lists under PROGRAM. No entry's name holds a tab or a line
+    break (a program is a rule's first word), so a PROGRAM holding one is in no entry."""
+    if "\t" in program or "\n" in program:
+        return []
+    at = index.find(f"\n{program}\t")
+    if at < 0:
+        return []
+    start = at + len(program) + 2
+    return [int(i) for i in index[start:index.index("\n", start)].split(",")]
+
+
+def seal(data: dict[str, Any]) -> dict[str, Any]:
+    """Segment DATA (pack()) as the cache keeps it: the index as one string (for each program, a line
+    break, the program, a tab and its rules' numbers joined by commas; one line break at the end), and
+    what only a decoded rule needs as one marshalled body."""
+    lines = [f"\n{program}\t{','.join(map(str, found))}" for program, found in data["index"].items() if found]
+    return {"base": data["base"], "count": len(data["blobs"]), "index": "".join(lines) + "\n",
+            "always": data["always"], "broken": data["broken"],
+            "body": marshal.dumps((data["blobs"], data["extras"], data["states"], data["names"], data["order"]),
+                                  MARSHAL_VERSION)}
+
+
+def unseal(data: dict[str, Any]) -> dict[str, Any]:
+    """Sealed segment DATA (seal()) as pack() makes it."""
+    blobs, extras, states, names, order = marshal.loads(data["body"])
+    index: dict[str, list[int]] = {}
+    for line in data["index"].split("\n"):
+        if line:
+            program, _, found = line.partition("\t")
+            index[program] = [int(i) for i in found.split(",")]
+    if not (len(blobs) == len(extras) == len(states) == len(names) == len(order) == data["count"]):
+        raise Damaged("the sealed segment's lists do not agree")
+    return {"base": data["base"], "blobs": blobs, "extras": extras, "states": states, "index": index,
+            "always": data["always"], "order": order, "names": names, "broken": data["broken"]}
 
 
 def order_of(keys: list[tuple[str, str, bool]]) -> list[int]:
@@ -279,7 +368,7 @@ class RuleSet:
 
     def get(self, name: str) -> Rule | None:
         for seg in self.segments:
-            for i, known in enumerate(seg.names):
+            for i, known in enumerate(seg.opened().names):
                 if known == name:
                     return self._rule(seg, i)
         return None
@@ -288,7 +377,8 @@ class RuleSet:
 # --- the cache of the rules from outside the package ---------------------------------------------------
 
 
-def signature(path: str) -> tuple[int, ...] | None:
+def signature(path: str | bytes) -> tuple[int, ...] | None:
+    """PATH's size, mtime, ctime, inode and mode (_FIELDS); None when it is not there."""
     try:
         st = os.stat(path)
     except OSError:
@@ -348,14 +438,14 @@ def read_cache(key: str) -> dict[str, Any] | None:
         if not isinstance(data, dict) or data.get("key") != key:
             return None
         checked_at = time.time_ns()
-        changed = _changed(data["paths"], data["sigs"], data["missing"], data["digests"])
+        changed = _changed(data)
         if changed is None:
             return None
         rewrite = bool(changed)
         if data["digests"] and not changed:
             # A file that proved unchanged by its content while its signature is no longer recent needs
             # no hash from now on: any write from here on gives it a later ctime.
-            sigs = dict(zip(data["paths"], data["sigs"], strict=True))
+            sigs = dict(zip(map(os.fsdecode, data["paths"]), _sig_list(data["sigs"]), strict=True))
             settled = [path for path in data["digests"] if not is_racy(sigs.get(path), checked_at)]
             for path in settled:
                 del data["digests"][path]
@@ -380,23 +470,57 @@ def read_cache(key: str) -> dict[str, Any] | None:
     return data
 
 
-def _changed(paths_: list[str], sigs: list[Any], missing: list[str], digests: dict[str, str]) -> list[str] | None:
-    """The paths whose signature (or, where one is kept, content hash) is not the one cached, and those
-    that were MISSING and are not now; None when more than PATCH_LIMIT did change. The paths that were
-    there are stat'ed in one pass that runs no Python per path."""
+# What a path's signature is made of (signature()), read from os.stat's result.
+_FIELDS = ("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_mode")
+# The marshal version the signatures are compared in: version 2 keeps no references, so equal lists of
+# signatures always marshal to equal bytes.
+SIGS_VERSION = 2
+
+
+def pack_sigs(sigs: list[Any]) -> bytes:
+    """SIGS (one signature() a path) as the cache keeps them: bytes that _changed compares whole."""
+    return marshal.dumps(sigs, SIGS_VERSION)
+
+
+def _sig_list(packed: Any) -> list[Any]:
+    sigs = marshal.loads(packed)
+    if not isinstance(sigs, list):
+        raise Damaged("the signatures are not a list")
+    return sigs
+
+
+_kept: Any = None
+
+
+def _changed(data: dict[str, Any]) -> list[str] | None:
+    """The paths whose signature (or, where one is kept, content hash) is not the one cached in DATA,
+    and those that were missing and are not now; None when more than PATCH_LIMIT did change.
+
+    The paths that were there are stat'ed in one pass that runs no Python per path, and their
+    signatures are compared exactly but in one piece: marshalled as the cache keeps them (pack_sigs),
+    the bytes of now and of then are equal exactly when every size, mtime, ctime, inode and mode is."""
     from operator import attrgetter
 
-    fields = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_mode")
-    changed = [path for path in missing if signature(path) is not None]
-    if len(paths_) != len(sigs):
-        raise Damaged("the dependency lists do not agree")
+    paths_: list[bytes] = data["paths"]
+    packed = data["sigs"]
+    digests: dict[str, str] = data["digests"]
+    changed = [path for path in data["missing"] if signature(path) is not None]
+    global _kept
     now: list[Any]
     try:
-        now = list(map(fields, map(os.stat, paths_)))
+        stats = list(map(os.stat, paths_))
+        now = list(map(attrgetter(*_FIELDS), stats))
+        # Freeing a thousand stat results costs a hook more than it saves: they are dropped at the
+        # next pass (a process that checks again) or never (a hook ends without the interpreter's
+        # teardown).
+        _kept = (stats, now)
     except OSError:  # one is gone: stat them one by one
         now = [signature(path) for path in paths_]
-    if now != sigs:
-        changed += [path for path, here, sig in zip(paths_, now, sigs, strict=True) if here != sig]
+    if not isinstance(packed, bytes) or pack_sigs(now) != packed:
+        sigs = _sig_list(packed)
+        if len(paths_) != len(sigs):
+            raise Damaged("the dependency lists do not agree")
+        changed += [os.fsdecode(path) for path, here, sig in zip(paths_, now, sigs, strict=True) if here != sig]
     for path, digest in digests.items():
         if path not in changed and content_hash(path) != digest:
             changed.append(path)
@@ -436,13 +560,14 @@ def write_cache(key: str, built: dict[str, Any]) -> None:
     if deps is None:
         return
     # The dependencies as read_cache checks them: the paths that were there with their signatures (all
-    # stat'ed in one pass), those that were not, and the content hashes kept for racy ones.
-    _write(file, {"key": key, "paths": [path for path, sig, _ in deps if sig is not None],
-                  "sigs": [sig for _, sig, _ in deps if sig is not None],
+    # stat'ed in one pass; kept as bytes, which os.stat takes without encoding them on every call), those
+    # that were not, and the content hashes kept for racy ones.
+    _write(file, {"key": key, "paths": [os.fsencode(path) for path, sig, _ in deps if sig is not None],
+                  "sigs": pack_sigs([sig for _, sig, _ in deps if sig is not None]),
                   "missing": [path for path, sig, _ in deps if sig is None],
                   "digests": {path: digest for path, _, digest in deps if digest is not None},
                   "disabled": built["disabled"], "network": built["network"], "problems": built["problems"],
-                  "sources": built["sources"], "segment": built["segment"], "patch": built["patch"]})
+                  "sources": built["sources"], "segment": seal(built["segment"]), "patch": built["patch"]})
 
 
 def _write(file: str, data: dict[str, Any]) -> None:

@@ -227,8 +227,8 @@ def test_edits_within_one_timestamp_tick_are_never_missed(tmp_path: Path, monkey
     [cache] = (Path(os.environ["JOUET_CACHE_DIR"]) / "rulesets").glob("set-*.marshal")
     data = marshal.loads(cache.read_bytes())
     assert data["digests"][file] is not None  # racy: its content hash is kept
-    data["sigs"] = [ruleset_module.signature(p) if p == file else sig
-                    for p, sig in zip(data["paths"], data["sigs"], strict=True)]
+    data["sigs"] = ruleset_module.pack_sigs([ruleset_module.signature(p) if p == os.fsencode(file) else sig for p, sig
+                                             in zip(data["paths"], marshal.loads(data["sigs"]), strict=True)])
     cache.write_bytes(marshal.dumps(data))
     rule = load_root(str(repo)).get("tool-20-flags")
     assert rule is not None and rule.message.endswith("(2).")
@@ -285,3 +285,81 @@ def test_a_cache_claiming_another_file_is_one_of_yours_is_not_believed(tmp_path:
     config.write_text('[rules]\ndisable = ["tool-7-flags"]\n')
     rule = load_root(str(repo)).get("tool-7-flags")
     assert counts == {"build_outside": 1} and rule is not None and rule.state == model.DISABLED
+
+
+def test_a_call_no_rule_of_yours_could_match_decodes_none_of_them(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cached segment keeps its rules sealed (one body, one index string): `git status` looks its
+    programs up in the index and never decodes the body; a call of tool-42 does, and meets its rule."""
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    _first_load(repo, monkeypatch)
+    opened: list[int] = []
+    original = ruleset_module.Segment.opened
+
+    def counted(self: ruleset_module.Segment) -> ruleset_module.Segment:
+        if self._body is not None:
+            opened.append(len(self))
+        return original(self)
+
+    monkeypatch.setattr(ruleset_module.Segment, "opened", counted)
+    ruleset = load_root(str(repo))
+    assert ruleset.segments[1].index.__class__ is str  # sealed, as the cache keeps it
+    assert not [r for r in ruleset.candidates({"git", "tool-1000", "tool-", "ool-42", "tool-42 deploy", ""})
+                if r.name.startswith("tool-")]
+    assert not ruleset.has_notices() and not ruleset.broken()
+    assert opened == [], opened
+    assert [r.name for r in ruleset.candidates({"tool-42"}) if r.name.startswith("tool-")] == ["tool-42-flags"]
+    assert opened == [RULES], opened
+    assert [r.name for r in ruleset.candidates({"tool-1", "tool-199"})
+            if r.name.startswith("tool-")] == ["tool-1-flags", "tool-199-flags"]
+
+
+def test_a_sealed_index_finds_exactly_its_programs() -> None:
+    sealed = ruleset_module.seal({"base": None, "blobs": [b""] * 4, "extras": [b""] * 4, "states": [()] * 4,
+                                  "names": ["a", "b", "c", "d"], "order": [0, 1, 2, 3], "always": [],
+                                  "broken": [], "index": {"git": [0, 2], "git-lfs": [1], "": [3]}})
+    index = sealed["index"]
+    lookup = ruleset_module._lookup
+    assert lookup(index, "git") == [0, 2] and lookup(index, "git-lfs") == [1] and lookup(index, "") == [3]
+    for absent in ("gi", "it", "lfs", "git-", "git\t0", "git\t0,2\ngit-lfs", "x\ngit", "0,2", "\n"):
+        assert lookup(index, absent) == [], absent
+    assert ruleset_module.unseal(sealed)["index"] == {"git": [0, 2], "git-lfs": [1], "": [3]}
+    # A damaged index picks every rule of the segment (matching then decides), never none.
+    seg = ruleset_module.Segment({**sealed, "index": "\ngit\t0,x\n"}, trusted=False)
+    assert seg.chosen({"git"}) == [0, 1, 2, 3]
+    seg = ruleset_module.Segment({**sealed, "index": "\ngit\t0,9\n"}, trusted=False)
+    assert seg.chosen({"git"}) == [0, 1, 2, 3]
+
+
+def test_a_file_replaced_by_rename_or_with_its_old_mtime_is_seen(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Editors write in place or write a new file and rename it over the old one; either is seen, even
+    with the same size and the old mtime put back (the ctime and the inode still tell)."""
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    _first_load(repo, monkeypatch)
+    target = rules / "team-0060.toml"
+    before = os.stat(target)
+    new = rules / "team-0060.toml.new"  # not a rule file: the directory's files are *.toml
+    new.write_text(target.read_text().replace("(0).", "(7).", 1))
+    assert new.stat().st_size == before.st_size
+    os.utime(new, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(new, target)
+    rule = load_root(str(repo)).get("tool-60-flags")
+    assert rule is not None and rule.message.endswith("(7).")
+    with monkeypatch.context() as m:
+        m.setattr(ruleset_module, "RACY_NS", 0)  # no content hash to fall back on: the signature alone
+        load_root(str(repo))
+        again = os.stat(target)
+        target.write_text(target.read_text().replace("(7).", "(8).", 1))
+        os.utime(target, ns=(again.st_atime_ns, again.st_mtime_ns))
+        assert os.stat(target).st_size == again.st_size and os.stat(target).st_mtime_ns == again.st_mtime_ns
+        rule = load_root(str(repo)).get("tool-60-flags")
+    assert rule is not None and rule.message.endswith("(8).")

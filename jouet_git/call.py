@@ -234,6 +234,16 @@ class Call:
         return f"Call({self.event}, {self.harness}, {self.tool}, command={self.command!r}, path={self.path!r})"
 
 
+def shows_no_file(call: Call) -> bool:
+    """Whether a shell CALL surely shows the session no file, as reads.shown would say (None) without
+    importing reads.py: no reading program runs, or one reads a here-document or a redirected input
+    (`cat > notes.md <<'EOF'`)."""
+    if call.kind != KIND_SHELL or not call.command:
+        return False
+    readers = [c for c in call.commands if c.program in SHELL_READERS]
+    return not readers or any(c.stdin_redirected for c in readers)
+
+
 def _may_alias(commands: list[Command]) -> bool:
     """Whether one of COMMANDS is a git command whose subcommand is not one of git's own (only
     then is the alias reader, gitalias.py, imported)."""

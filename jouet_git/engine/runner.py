@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 
 from jouet_git import gitdir
-from jouet_git.call import KIND_READ, KIND_SEARCH, KIND_SHELL, SHELL_READERS, Call
+from jouet_git.call import KIND_READ, KIND_SEARCH, KIND_SHELL, Call, shows_no_file
 from jouet_git.engine.decide import Decision, decide
 from jouet_git.engine.match import Context
 from jouet_git.engine.ruleset import RuleSet, load_root
@@ -194,7 +194,7 @@ class Runner:
         """Remember what a read showed the session, for `seen` (jouet_git/reads.py)."""
         if not call.session or call.kind not in (KIND_READ, KIND_SHELL):
             return
-        if call.kind == KIND_SHELL and not (call.command and any(c.program in SHELL_READERS for c in call.commands)):
+        if call.kind == KIND_SHELL and (not call.command or shows_no_file(call)):
             return  # no file shown (reads.shown says None) and none to forget: reads.py is not imported
         from jouet_git import reads
 

@@ -78,9 +78,12 @@ class HookState(State):
 
     def shown(self) -> Shown | None:
         if not self._shown_done:
-            from jouet_git import reads
+            from jouet_git.call import shows_no_file
 
-            self._shown = reads.shown(self.call)
+            if not shows_no_file(self.call):  # else None, without importing reads.py
+                from jouet_git import reads
+
+                self._shown = reads.shown(self.call)
             self._shown_done = True
         return self._shown
 
@@ -94,9 +97,13 @@ class HookState(State):
 
     def seen(self) -> bool:
         if self._seen is None:
-            from jouet_git import reads
+            what = self.shown()
+            if what is None:  # nothing shown was seen before (reads.seen says so too)
+                self._seen = False
+            else:
+                from jouet_git import reads
 
-            self._seen = reads.seen(self.call, self.shown())
+                self._seen = reads.seen(self.call, what)
         return self._seen
 
 

@@ -60,6 +60,8 @@ def matcher(pattern: str) -> Callable[[str], object]:
             fn = pattern.__eq__
         elif pattern.endswith("*") and not has_wildcard(pattern[:-1]):
             fn = _prefix(pattern[:-1])
+        elif "?" not in pattern and "\\" not in pattern:
+            fn = _stars(pattern.split("*"))
         else:
             fn = re.compile(_translate(pattern, False), re.DOTALL).fullmatch
         _plain[pattern] = fn
@@ -75,6 +77,29 @@ def _prefix(prefix: str) -> Callable[[str], object]:
         return value.startswith(prefix)
 
     return starts
+
+
+def _stars(parts: list[str]) -> Callable[[str], object]:
+    """Whether a whole string matches the literal PARTS joined by `*`s (two parts at least): the first
+    starts it, the last ends it, and the others follow in order between them, each taken where it first
+    occurs (the earliest place leaves the most room for the rest). What the regular expression would
+    say, without compiling one."""
+    first, *middle, last = parts
+    shortest = len(first) + len(last)
+
+    def match(value: str) -> bool:
+        if len(value) < shortest or not value.startswith(first) or not value.endswith(last):
+            return False
+        at = len(first)
+        end = len(value) - len(last)
+        for piece in middle:
+            found = value.find(piece, at, end)
+            if found < 0:
+                return False
+            at = found + len(piece)
+        return True
+
+    return match
 
 
 def path_matcher(pattern: str) -> Callable[[str], object]:

@@ -131,7 +131,8 @@ def _join_bytes(text: str) -> str:
         return text
 
 
-_FORMAT = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?([sbqdiouxXcfeEgGaA%])")
+# A printf conversion; compiled on the first printf run (re caches it), not on every import.
+_FORMAT = r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?([sbqdiouxXcfeEgGaA%])"
 
 
 def _printf(args: list[str], stdin: str | None, read_file: FileReader) -> str | None:
@@ -146,7 +147,7 @@ def _printf(args: list[str], stdin: str | None, read_file: FileReader) -> str | 
     while first or rest:
         used = 0
         pos = 0
-        for m in _FORMAT.finditer(fmt):
+        for m in re.finditer(_FORMAT, fmt):
             text, stop = _backslashes(fmt[pos : m.start()], echo=False)
             out.append(text)
             if stop:

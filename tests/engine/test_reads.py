@@ -182,3 +182,24 @@ def test_a_read_too_large_for_claude_code_is_not_remembered(work: Path) -> None:
     ranged = read_call(work, "wide.py", offset=1, limit=100)
     reads.note(ranged, denied=False)
     assert reads.seen(ranged, reads.shown(ranged))
+
+
+@pytest.mark.parametrize(("command", "none"), [
+    ("cat > notes.md <<'EOF'\nhello\nEOF", True), ("cat <<EOF > notes.md\nhello\nEOF", True), ("cat < notes.txt", True),
+    ("head -n 3 <<< 'x'", True), ("git status", True), ("echo hi > a.txt", True), ("cat notes.txt; cat < a.txt", True),
+    ("cat notes.txt", False), ("cat notes.txt | head -n 2", False), ("sed -n 1,3p notes.txt", False),
+    ("cd sub && cat b.txt", False), ("tail notes.txt > b.txt", False),
+])
+def test_shows_no_file_only_when_reads_says_so(work: Path, command: str, none: bool) -> None:
+    """call.shows_no_file keeps reads.py off the hook path; it must never say so of a call that shows a
+    file (it may leave a call that shows none to reads.shown)."""
+    from jouet_git.call import shows_no_file
+
+    (work / "sub").mkdir()
+    (work / "sub" / "b.txt").write_text(lines(3))
+    call = shell(work, command)
+    assert shows_no_file(call) == none, command
+    if none:
+        assert reads.shown(call) is None, command
+    elif not command.startswith("tail"):
+        assert reads.shown(call) is not None, command

@@ -131,3 +131,24 @@ def test_a_hook_ends_with_its_answer_and_ledger_line_written(tmp_path: Path) -> 
     ledger = Path(os.environ["JOUET_STATE_DIR"]) / "ledger.jsonl"
     last = json.loads(ledger.read_text().splitlines()[-1])
     assert last["command"] == "git add -A" and last["decision"] == "deny"
+
+
+def test_a_heredoc_written_to_a_file_compiles_no_wildcard_or_printf_and_tracks_no_read(tmp_path: Path) -> None:
+    """`cat > notes/plan.md <<'EOF'` shows no file (cat reads the here-document): the read tracker stays
+    off; the built-in rules' stdout_to wildcards (`*.gitleaksignore`...) are matched without compiling
+    a regular expression, and importing the shell's printf does not compile its format."""
+    repo = make_repo(tmp_path / "r")
+    command = "cat > notes/plan.md <<'EOF'\n" + "- step: write the test\n" * 20 + "EOF"
+    payload = claude_payload(command, repo)
+    run_jouet("hook", "claude", "pre", input=payload, cwd=repo)
+    code = ("import re, sys\nfrom jouet_git.cli import main\nmain(['hook', 'claude', 'pre'])\n"
+            "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)))\n"
+            "sys.stderr.write('\\nPATTERNS ' + repr([str(key[1]) for key in re._cache]))\n")
+    proc = subprocess.run([sys.executable, "-c", code], input=payload, cwd=repo, capture_output=True, text=True,
+                          env=dict(os.environ))
+    assert proc.returncode == 0, proc.stderr
+    modules = set(proc.stderr.split("\nMODULES ", 1)[1].split("\nPATTERNS ", 1)[0].split())
+    patterns = proc.stderr.rsplit("\nPATTERNS ", 1)[1]
+    assert "jouet_git.shell.writes" in modules and "jouet_git.shell.pure" in modules  # the write was looked at
+    assert "jouet_git.reads" not in modules
+    assert "gitleaks" not in patterns and "jouet/rules" not in patterns and "sbqdiou" not in patterns, patterns

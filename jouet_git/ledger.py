@@ -136,16 +136,34 @@ def redact(text: str) -> str:
     if not text:
         return text
     lowered = text.lower()
+    # A long text (a here-document): a word holding a character the lower-cased text lacks is not
+    # looked for (a word of a case-sensitive pattern neither: its lower case would be in it).
+    absent = _absent(lowered) if len(text) >= _LONG else None
     for number, (source, words, case) in enumerate(_PATTERNS):
         haystack = text if case else lowered
-        if not any(word in haystack for word in words):
+        for word in words:
+            if (absent is None or absent.isdisjoint(word.lower() if case else word)) and word in haystack:
+                break
+        else:
             continue
         pattern = _compiled.get(number)
         if pattern is None:
             pattern = _compiled[number] = re.compile(source)
         text = pattern.sub(_KEEP[number].replace("{1}", r"\g<1>"), text)
         lowered = text.lower()
+        absent = _absent(lowered) if absent is not None else None
     return _redact_gitleaks(text)
+
+
+def _absent(lowered: str) -> set[str]:
+    from jouet_git.gitleaks.redact import absent_chars
+
+    return absent_chars(lowered)
+
+
+# From this length on, the patterns' words are looked for only in a text holding each of their characters
+# (gitleaks/redact.py: absent_chars).
+_LONG = 256
 
 
 def _redact_gitleaks(text: str) -> str:

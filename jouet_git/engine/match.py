@@ -102,6 +102,14 @@ def read_command(pattern: tuple[str, ...], command: Command, value_flags: tuple[
     return parsed
 
 
+def _needles() -> dict[str, tuple[str, ...]]:
+    """The needles of the built-in rules' `text` patterns, made with the package (engine/prebuilt.py):
+    a pattern of a rule from outside has none here, and is always searched with."""
+    from jouet_git.engine import prebuilt
+
+    return prebuilt.needles()
+
+
 def _regex(pattern: str) -> Any:
     compiled = _text_cache.get(pattern)
     if compiled is None:
@@ -156,7 +164,11 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
             haystack.append(command.stdin_from)  # `cat < .env` reads .env as surely as `cat .env`
         if command.reads:
             haystack.extend(command.reads)  # so does `python3 -c "print(open('.env').read())"`
+        known = _needles()
         for regex in m.text:
+            found = known.get(regex)  # strings one of which its every match holds (engine/needles.py)
+            if found is not None and not any(needle in word for word in haystack for needle in found):
+                return False  # none of them in the text: the pattern cannot match it
             search = _regex(regex).search
             if not any(search(word) for word in haystack):
                 return False

@@ -27,10 +27,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from jouet_git.engine.model import Rule
     from jouet_git.engine.ruleset import Segment
 
 FILE = "prebuilt.marshal"
-FORMAT = 1
+FORMAT = 2
 
 _data: dict[str, Any] | None = None
 _segment: Segment | None = None
@@ -72,6 +73,12 @@ def segment() -> Segment:
     return _segment
 
 
+def needles() -> dict[str, tuple[str, ...]]:
+    """The needles of the built-in rules' `text` patterns, by pattern (see _needles)."""
+    found: dict[str, tuple[str, ...]] = data()["needles"]
+    return found
+
+
 def translation(key: str) -> str | None:
     """The Lua translation of a script jouet ships, by source_hash() of its Luau source; None for
     any other script."""
@@ -103,7 +110,8 @@ def _load() -> dict[str, Any]:
 def _usable(loaded: Any) -> bool:
     return (isinstance(loaded, dict) and loaded.get("format") == FORMAT and loaded.get("version") == __version__
             and isinstance(loaded.get("segment"), dict) and isinstance(loaded.get("lua"), dict)
-            and isinstance(loaded.get("sources"), dict) and isinstance(loaded.get("names"), list))
+            and isinstance(loaded.get("sources"), dict) and isinstance(loaded.get("names"), list)
+            and isinstance(loaded.get("needles"), dict))
 
 
 def _fresh(loaded: dict[str, Any], rules_dir: str) -> bool:
@@ -128,7 +136,7 @@ def generate(rules_dir: str, plugins_dir: str) -> dict[str, Any]:
     """The pre-built data for the rules in RULES_DIR and the scripts below it and PLUGINS_DIR."""
     from jouet_git.commands_index import has_command
     from jouet_git.engine.load import load_file
-    from jouet_git.engine.model import BROKEN, BUILTIN, NEEDS, Rule
+    from jouet_git.engine.model import BROKEN, BUILTIN, NEEDS
     from jouet_git.engine.ruleset import pack
     from jouet_git.engine.sources import rule_files
 
@@ -154,7 +162,27 @@ def generate(rules_dir: str, plugins_dir: str) -> dict[str, Any]:
     except OSError:
         names = []
     return {"format": FORMAT, "version": __version__, "names": names, "sources": sources,
-            "segment": pack(rules, rules_dir), "lua": _translations([rules_dir, plugins_dir])}
+            "segment": pack(rules, rules_dir), "lua": _translations([rules_dir, plugins_dir]),
+            "needles": _needles(rules)}
+
+
+def _needles(rules: list[Rule]) -> dict[str, tuple[str, ...]]:
+    """For each `text` pattern of RULES that has them, the strings one of its matches must hold
+    (engine/needles.py): a call's text holding none of them is never searched with the pattern."""
+    from jouet_git.engine.needles import needles
+
+    out: dict[str, tuple[str, ...]] = {}
+    matchers = [m for rule in rules for m in rule.data.get("match") or () if isinstance(m, dict)]
+    while matchers:
+        matcher = matchers.pop()
+        for key in ("with", "unless_with"):
+            if isinstance(matcher.get(key), dict):
+                matchers.append(matcher[key])
+        for pattern in matcher.get("text") or ():
+            found = needles(pattern) if isinstance(pattern, str) else None
+            if found:
+                out[pattern] = found
+    return out
 
 
 def _translations(directories: list[str]) -> dict[str, str]:

@@ -85,13 +85,32 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
         return []
     lowered = text.lower() if text.isascii() else _go_lower(text)
     wanted: set[int] = set()
-    for keyword, indexes in rules.by_keyword:
-        if keyword in lowered:
-            wanted.update(indexes)
+    if len(lowered) < LONG:
+        for keyword, indexes in rules.by_keyword:
+            if keyword in lowered:
+                wanted.update(indexes)
+    else:  # a here-document: a keyword holding a character the text lacks is not looked for
+        absent = absent_chars(lowered)
+        for keyword, indexes in rules.by_keyword:
+            if absent.isdisjoint(keyword) and keyword in lowered:
+                wanted.update(indexes)
     spans: list[tuple[int, int]] = []
     for index in sorted(wanted):
         spans.extend(_rule_spans(rules, rules.rules[index], text))
     return spans
+
+
+# From this length on, a keyword is looked for only in a text that holds each of its characters: the
+# text is scanned once for each character of CHARS, rather than once for each keyword.
+LONG = 256
+# Characters keywords are made of, each checked with one scan (a character left out is only never
+# ruled out, so this decides speed, never what is found).
+CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_.:/="
+
+
+def absent_chars(text: str) -> set[str]:
+    """The characters of CHARS that TEXT does not hold: a string holding one of them is not in TEXT."""
+    return {c for c in CHARS if c not in text}
 
 
 def _go_lower(text: str) -> str:

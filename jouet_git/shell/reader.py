@@ -436,7 +436,7 @@ class Reader:
             for delim, strip, quoted, targets in pending:
                 self.heredoc_body(delim, strip, quoted, targets)
         if self.feeds and not self.pending:
-            _follow().flush(self)
+            self.flush_feeds()
 
     def skip_newlines(self) -> None:
         s = self.s
@@ -688,9 +688,30 @@ class Reader:
                 self.rescope(elem.cmds)
             self.restore((mark, None))
         sh = self.sh
-        if sh.consumers or sh.writes:
+        if sh.consumers:
             _follow().feed_pipeline(self, elems)
+        elif sh.writes:
+            self.note_writes(elems)
         return Pipe(elems, negated)
+
+    def note_writes(self, elems: list[Elem]) -> None:
+        """What the pure commands of a pipeline write to files, worked out (follow.write) once the
+        here-documents of its line are read: follow.feed_pipeline's part for a script where no command
+        runs what it reads, without importing follow.py for writes that are never worked out."""
+        for k, elem in enumerate(elems):
+            cmd = elem.cmd
+            if cmd is not None and cmd.stdout_to is not None and cmd.program in PURE:
+                self.feeds.append((elems, k, None))
+        if self.feeds and not self.pending:
+            self.flush_feeds()
+
+    def flush_feeds(self) -> None:
+        """Work out the feeds (follow.flush); when the script ends here, no command after them can run
+        or read what a pure command wrote to a file (`cat > plan.md <<'EOF'`), so that is not."""
+        if not self.nested and not self.s[self.i:].strip():
+            self.feeds = [feed for feed in self.feeds if feed[2] is not None]
+        if self.feeds:
+            _follow().flush(self)
 
     # -- output and scope marks ----------------------------------------------------------------
 

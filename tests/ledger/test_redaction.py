@@ -136,3 +136,42 @@ def test_long_text_is_cut_after_redaction() -> None:
     text = "echo " + "x" * (ledger.MAX_TEXT + 500)
     stored = ledger.stored_text(text)
     assert stored is not None and len(stored) < ledger.MAX_TEXT + 20 and stored.endswith("[cut]")
+
+
+PROSE = "- step {}: read the parser, write the test, run it, then commit the change\n"
+
+
+def _heredoc(line: str, at: int) -> str:
+    """A here-document of about 2 KB with LINE as its line AT."""
+    body = [PROSE.format(i) for i in range(27)]
+    body.insert(at, line + "\n")
+    return "cat > notes/plan.md <<'EOF'\n" + "".join(body) + "EOF"
+
+
+@needs_gitleaks
+def test_a_long_text_is_redacted_as_if_each_keyword_was_looked_for_in_all_of_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """From redact.LONG characters on, a keyword is looked for only in a text holding each of its
+    characters: for a secret of every gitleaks rule inside a here-document, what is redacted is what
+    looking for every keyword redacts, and the secret is gone."""
+    generator = Generator(random.Random(5))
+    texts = []
+    for index, rule in enumerate(default_rules()):
+        regex = rule.get("regex")
+        if isinstance(regex, str):
+            sample = generator.sample(regex)
+            assert sample is not None
+            texts.append(_heredoc(f"export X=1 && deploy --with {sample} --verbose", index % 28))
+    texts += [_heredoc("<add key=\"ClearTextPassword\" value=\"Zq8vN2xL5tR7wB3mK9pD4hF6\" />", 3),
+              _heredoc("curl https://bob:hunter2pass@example.com/x", 27),
+              _heredoc("GITHUB_TOKEN=abc123def456ghi789 gh pr list", 0)]
+    assert all(len(text) >= redact.LONG for text in texts)
+    long_way = [(redact.secret_spans(text), ledger.redact(text)) for text in texts]
+    monkeypatch.setattr(redact, "LONG", 1 << 30)
+    monkeypatch.setattr(ledger, "_LONG", 1 << 30)
+    whole_way = [(redact.secret_spans(text), ledger.redact(text)) for text in texts]
+    assert long_way == whole_way
+    assert sum(1 for spans, _ in long_way if spans) >= 150
+    assert "Zq8vN2xL5tR7wB3mK9pD4hF6" not in long_way[-3][1] and "hunter2pass" not in long_way[-2][1]
+    assert "abc123def456ghi789" not in long_way[-1][1]
+

@@ -159,3 +159,33 @@ def test_a_known_pure_substitution_is_its_value() -> None:
     # What is not pure stays as written.
     assert parse("git reset $(cat flags)").commands[0].argv == ["git", "reset", "$(cat flags)"]
     assert parse("git reset $(echo --hard > f)").commands[0].argv == ["git", "reset", "$(echo --hard > f)"]
+
+
+@pytest.mark.parametrize("script", [
+    "cat > x.sh <<'EOF'\ngit reset --hard\nEOF\nbash x.sh",
+    "cat > x.sh <<'EOF'\ngit reset --hard\nEOF\n\n  bash x.sh  \n",
+    "cat > x.sh <<'EOF'\ngit reset --hard\nEOF\n# then\nsource x.sh",
+    "for i in 1 2; do bash x.sh; cat > x.sh <<'EOF'\ngit reset --hard\nEOF\ndone",
+    "f() { bash x.sh; }; cat > x.sh <<'EOF'\ngit reset --hard\nEOF\nf",
+    "echo 'git reset --hard' > x.sh\nbash x.sh",
+    "{ echo 'git reset --hard' > x.sh; }; bash x.sh",
+])
+def test_a_file_written_in_the_call_is_read_when_a_later_command_runs_it(script: str) -> None:
+    found = runs(script)
+    assert found and found[-1].nested, [(c.argv, c.via) for c in parse(script).commands]
+
+
+def test_a_file_written_last_is_not_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing after the last command can run what it writes: neither its output nor what it would
+    hold is worked out (follow.write), for a here-document or a plain redirection."""
+    from jouet_git.shell import follow
+
+    called: list[str] = []
+    monkeypatch.setattr(follow, "write", lambda r, elems, k: called.append(elems[k].cmd.argv[0]))
+    for script in ("cat > plan.md <<'EOF'\n" + "- a step\n" * 50 + "EOF", "cat > plan.md <<'EOF'\nx\nEOF\n\n",
+                   "echo hi > notes.txt", "printf '%s\\n' a b > notes.txt  "):
+        cmds = parse(script).commands
+        assert cmds and not cmds[0].nested
+    assert called == []
+    parse("echo hi > notes.txt; cat notes.txt")
+    assert called == ["echo"]

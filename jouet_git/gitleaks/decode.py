@@ -18,12 +18,17 @@ import re
 MAX_DECODE_DEPTH = 5
 
 # The four encodings, in gitleaks' order; earlier ones take precedence when two matches touch.
-_ENCODINGS = re.compile(
+_ENCODINGS_SOURCE = (
     r"(?P<percent>%[0-9A-Fa-f]{2}(?:.*%[0-9A-Fa-f]{2})?)"
     r"|(?P<unicode>(?:(?:U\+[a-fA-F0-9]{4}(?:[\t\n\f\r ]|\Z))+|(?i:(?:\\{1,2}u[a-fA-F0-9]{4})+)))"
     r"|(?P<hex>[0-9A-Fa-f]{32,})"
     r"|(?P<base64>[0-9A-Za-z_/+-]{16,}={0,2})"
 )
+_ENCODINGS: list[re.Pattern[str]] = []  # compiled on first need (see _encodings)
+# Every ASCII character that cannot be part of a hex or base64 run, as a space: what is left of a
+# text after translate() splits into the runs that could be (hex runs are base64 runs too).
+_NOT_IN_A_RUN = {i: " " for i in range(128)
+                 if chr(i) not in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_/+-"}
 _PRECEDENCE = {"percent": 4, "unicode": 3, "hex": 2, "base64": 1}
 
 # These are compiled on first use (re's own cache keeps them): most text holds nothing encoded.
@@ -39,9 +44,27 @@ _LIKELY_BASE64 = frozenset("0123456789+/-_")
 _DIGITS = frozenset("0123456789")
 
 
+def _encodings(text: str) -> re.Pattern[str] | None:
+    """The pattern of the four encodings, or None when TEXT cannot hold any of them.
+
+    Compiling the pattern costs more than a keyword-free commit's whole pre-check, so until some
+    text needs it, a text is first looked at without it: every encoding needs a `%`, a `U+`, a
+    backslash, or a run of 16 characters of the base64 alphabet (anything not ASCII counts as one
+    of those, so the look never misses a run the pattern would find)."""
+    if not _ENCODINGS:
+        if "%" not in text and "U+" not in text and "\\" not in text and not any(
+                len(run) >= 16 for run in text.translate(_NOT_IN_A_RUN).split()):
+            return None
+        _ENCODINGS.append(re.compile(_ENCODINGS_SOURCE))
+    return _ENCODINGS[0]
+
+
 def decode_pass(text: str) -> tuple[str, int]:
     """One decoding pass over TEXT: the text with every decodable run replaced, and how many runs."""
-    found = [(m.start(), m.end(), m.lastgroup or "") for m in _ENCODINGS.finditer(text)]
+    pattern = _encodings(text)
+    if pattern is None:
+        return text, 0
+    found = [(m.start(), m.end(), m.lastgroup or "") for m in pattern.finditer(text)]
     if not found:
         return text, 0
     kept = _drop_touching(found)
@@ -64,7 +87,8 @@ def decode_pass(text: str) -> tuple[str, int]:
 
 def encoded_runs(text: str) -> list[tuple[int, int]]:
     """Where TEXT holds runs gitleaks' decoder would try to decode, as (start, end) offsets."""
-    return [(m.start(), m.end()) for m in _ENCODINGS.finditer(text)]
+    pattern = _encodings(text)
+    return [] if pattern is None else [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
 def _drop_touching(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

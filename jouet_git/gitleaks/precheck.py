@@ -68,18 +68,12 @@ def _compiled(patterns: list[str], translated: dict[str, str | None]) -> list[Pa
     """PATTERNS compiled, from their translations made ahead when there are some (TRANSLATED: see
     RuleSummary), else translated here; None for one that has no exact translation."""
     import re
-    import warnings
 
     out: list[Pattern[str] | None] = []
     for pattern in patterns:
         if pattern in translated:
-            python = translated[pattern]
-            if python is None:
-                out.append(None)
-                continue
-            with warnings.catch_warnings():  # as compile_go compiles it
-                warnings.simplefilter("ignore")
-                out.append(re.compile(python, re.ASCII))
+            python = translated[pattern]  # compiles without a warning (summary.translations)
+            out.append(None if python is None else re.compile(python, re.ASCII))
             continue
         from jouet_git.gitleaks.goregex import Unsupported, compile_go
 

@@ -70,16 +70,29 @@ class RuleSummary:
 
 def translations(patterns: list[str]) -> dict[str, str | None]:
     """Python translations of Go PATTERNS (see RuleSummary.translated), as goregex.compile_go makes
-    and checks them: None for one it refuses."""
+    and checks them: None for one it refuses. One that Python compiles only with a warning is left
+    out (compile_go translates it when needed, warnings silenced), so that compiling a translation
+    never needs the warnings machinery."""
+    import re
+    import warnings
+
     from jouet_git.gitleaks.goregex import Unsupported, compile_go, translate
 
     out: dict[str, str | None] = {}
     for pattern in patterns:
         try:
             compile_go(pattern)
-            out[pattern] = translate(pattern)
         except Unsupported:
             out[pattern] = None
+            continue
+        python = translate(pattern)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                re.compile(python, re.ASCII)
+            except Warning:
+                continue
+        out[pattern] = python
     return out
 
 

@@ -101,8 +101,7 @@ def test_generated_data_is_the_installed_binarys_default_config(generated: Path)
     # The path patterns come translated to Python, as the pre-check would translate them itself.
     patterns = read.path_rules + read.allow_paths
     assert patterns and summary.translated == summary_mod.translations(patterns)
-    for pattern in patterns:
-        python = summary.translated[pattern]
+    for pattern, python in summary.translated.items():
         assert python is None or re.compile(python, re.ASCII).pattern == goregex.compile_go(pattern).pattern
 
 

@@ -233,7 +233,8 @@ class View:
             return Guarded(JOUET, full, "a program named jouet on PATH, which the hooks would run instead of jouet")
         # jouet's directories where they lie by default in any home (another user's, a HOME changed
         # for one command): the same files, for whichever jouet reads them.
-        layout = _re(_DEFAULT_LAYOUT).search(full)
+        # (Each of its matches holds "/jouet": a path without it is not compiled the pattern for.)
+        layout = _re(_DEFAULT_LAYOUT).search(full) if "/jouet" in full else None
         if layout is not None and (layout.group(1) or layout.group(2) or "") != "/rules":
             return Guarded(JOUET, full, "one of jouet's own directories (settings, state, caches or plugins)")
         return (self._git_hooks(full, how, whole) or self._harness(full, how, text, edit)

@@ -92,3 +92,22 @@ def test_reading_a_path_is_never_a_write() -> None:
     call = Call(tool="Read", kind=KIND_READ, path=os.path.join(paths.config_dir(), "config.toml"))
     assert guarded.call_guarded(call) == []
     assert guarded.probe(View.here("."), call, call.path, EDIT) == (None, None)
+
+
+@pytest.mark.parametrize(("path", "kept"), [
+    ("/home/other/.config/jouet/config.toml", True),
+    ("/home/other/.local/state/jouet/ledger.jsonl", True),
+    ("/home/other/.cache/jouet", True),
+    ("/root/.local/share/jouet/plugins/x", True),
+    ("/etc/jouet/rules/force.toml", True),
+    ("/home/other/.config/jouet/rules/mine.toml", False),  # the rule-files rule's place, not this one's
+    ("/home/other/.config/jouetx/a", False),
+    ("/home/other/notes/plan.md", False),
+    ("/srv/jouet-notes.md", False),
+])
+def test_jouet_s_directories_in_any_home_are_guarded(path: str, kept: bool) -> None:
+    """The layout pattern is compiled only for a path holding /jouet: each of its matches does."""
+    view = View({}, "/home/me", "/work", "/work", ["/opt/pkg/jouet_git"], ["/opt/bin/jouet"],
+                realpath=os.path.normpath)
+    hit = view.guarded(path, ">")
+    assert (hit is not None) == kept, hit

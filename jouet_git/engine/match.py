@@ -102,7 +102,7 @@ def read_command(pattern: tuple[str, ...], command: Command, value_flags: tuple[
     return parsed
 
 
-def _needles() -> dict[str, tuple[str, ...]]:
+def _needles() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """The needles of the built-in rules' `text` patterns, made with the package (engine/prebuilt.py):
     a pattern of a rule from outside has none here, and is always searched with."""
     from jouet_git.engine import prebuilt
@@ -164,11 +164,17 @@ def command_matches(m: Matcher, command: Command, call: Call, others: list[Comma
             haystack.append(command.stdin_from)  # `cat < .env` reads .env as surely as `cat .env`
         if command.reads:
             haystack.extend(command.reads)  # so does `python3 -c "print(open('.env').read())"`
-        known = _needles()
+        exact, folded = _needles()
         for regex in m.text:
-            found = known.get(regex)  # strings one of which its every match holds (engine/needles.py)
+            # Strings one of which its every match holds (engine/needles.py): none of them in the text,
+            # the pattern cannot match it. Folded ones are lower case, for the lower case of ASCII text.
+            found = exact.get(regex)
             if found is not None and not any(needle in word for word in haystack for needle in found):
-                return False  # none of them in the text: the pattern cannot match it
+                return False
+            found = folded.get(regex)
+            if found is not None and all(word.isascii() for word in haystack) and not any(
+                    needle in word.lower() for word in haystack for needle in found):
+                return False
             search = _regex(regex).search
             if not any(search(word) for word in haystack):
                 return False

@@ -1,18 +1,25 @@
 """Strings a regular expression's every match holds, to skip it on text that holds none of them.
 
-    needles(r"(\\bimport|\\bfrom)\\s+jouet_git\\b")    # ("jouet_git",)
-    needles(r"^-[A-Za-z]*m(pip)?$")                 # ("m",)
-    needles(r"(?i)token")                           # None: a match may be written in any case
+    needles(r"(\\bimport|\\bfrom)\\s+jouet_git\\b")              # ("jouet_git",)
+    needles(r"^-[A-Za-z]*m(pip)?$")                           # ("-",)
+    needles(r"(?i)^core\\.hookspath=")                         # None: a match may be in any case
+    needles(r"(?i)^core\\.hookspath=", fold=True)              # ("core.hookspath=",): in the
+                                                              # lower case of an ASCII text
 
 A rule's `text` pattern runs on every word of a command and on its here-documents: looking for a
 string is one scan in C, where compiling the pattern and searching a 2 KB here-document with it cost
 about a thousand times more. When none of the needles occurs in a text, the pattern cannot match it;
-when one does, the pattern decides as before. So the answer never changes, only its cost.
+when one does, the pattern decides as before. So the answer never changes, only its cost. The
+needles of the built-in rules are made with the package (engine/prebuilt.py); this module is not on
+the hook path.
 
 The needles come from the pattern as Python's own parser reads it (re._parser, which re.compile runs
 too): the longest run of plain characters that a match must contain, or, for a choice between
-alternatives, one such run for each of them. A pattern whose matches need no plain character, or
-that ignores case anywhere, has none (None), and is always run.
+alternatives, one such run for each of them. With FOLD, the pattern's case is ignored and the
+needles are lower case: a match in an ASCII text (where ignoring case is only upper against lower
+case) holds one of them in the text's lower case. A pattern whose matches need no plain character,
+or that ignores case anywhere (without FOLD), or whose needles are not ASCII (with FOLD), has none
+(None), and is always run.
 """
 
 from __future__ import annotations
@@ -21,33 +28,30 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_cache: dict[str, tuple[str, ...] | None] = {}
 
-
-def needles(pattern: str) -> tuple[str, ...] | None:
-    """Strings one of which every match of PATTERN holds; None when that cannot be told."""
+def needles(pattern: str, fold: bool = False) -> tuple[str, ...] | None:
+    """Strings one of which every match of PATTERN holds (with FOLD: in lower case, see the module
+    docstring); None when that cannot be told."""
     try:
-        return _cache[pattern]
-    except KeyError:
-        pass
-    found: tuple[str, ...] | None = None
-    try:
-        import sys
+        from importlib import import_module
 
-        parser: Any = sys.modules["re._parser"]  # loaded with re (its compiler's parser)
+        parser: Any = import_module("re._parser")  # what re.compile reads a pattern with
         parsed = parser.parse(pattern)
-        if not parsed.state.flags & parser.SRE_FLAG_IGNORECASE:
-            best = _required(parsed.data, parser)
-            if best:
-                found = tuple(sorted(best))
+        if not fold and parsed.state.flags & parser.SRE_FLAG_IGNORECASE:
+            return None
+        best = _required(parsed.data, parser, fold)
     except Exception:  # an odd pattern (or another Python's parser): always run it
-        found = None
-    if len(_cache) < 4096:
-        _cache[pattern] = found
-    return found
+        return None
+    if not best:
+        return None
+    if fold:
+        if not all(needle.isascii() for needle in best):
+            return None
+        best = {needle.lower() for needle in best}
+    return tuple(sorted(best))
 
 
-def _required(items: Any, parser: Any) -> set[str] | None:
+def _required(items: Any, parser: Any, fold: bool) -> set[str] | None:
     """For a sequence of parsed items: the best set of strings one of which each match holds (its
     shortest member the longest), or None."""
     best: set[str] | None = None
@@ -67,12 +71,12 @@ def _required(items: Any, parser: Any) -> set[str] | None:
             run = []
         if op is parser.SUBPATTERN:
             _group, add_flags, _del_flags, sub = av
-            if not add_flags & parser.SRE_FLAG_IGNORECASE:
-                consider(_required(sub.data, parser))
+            if fold or not add_flags & parser.SRE_FLAG_IGNORECASE:
+                consider(_required(sub.data, parser, fold))
         elif op is parser.BRANCH:
             merged: set[str] = set()
             for alternative in av[1]:
-                required = _required(alternative.data, parser)
+                required = _required(alternative.data, parser, fold)
                 if not required:
                     break
                 merged |= required
@@ -81,7 +85,7 @@ def _required(items: Any, parser: Any) -> set[str] | None:
         elif op in (parser.MAX_REPEAT, parser.MIN_REPEAT, getattr(parser, "POSSESSIVE_REPEAT", None)):
             low, _high, sub = av
             if low >= 1:
-                consider(_required(sub.data, parser))
+                consider(_required(sub.data, parser, fold))
         # Anything else (a class, any character, an assertion, a back reference) requires no given
         # string, and ends the run of plain characters.
     if run:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from jouet_git.engine.ruleset import Segment
 
 FILE = "prebuilt.marshal"
-FORMAT = 2
+FORMAT = 3
 
 _data: dict[str, Any] | None = None
 _segment: Segment | None = None
@@ -73,10 +73,10 @@ def segment() -> Segment:
     return _segment
 
 
-def needles() -> dict[str, tuple[str, ...]]:
-    """The needles of the built-in rules' `text` patterns, by pattern (see _needles)."""
-    found: dict[str, tuple[str, ...]] = data()["needles"]
-    return found
+def needles() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The needles of the built-in rules' `text` patterns, by pattern: exact, and folded (see _needles)."""
+    found = data()["needles"]
+    return found["exact"], found["folded"]
 
 
 def translation(key: str) -> str | None:
@@ -111,7 +111,8 @@ def _usable(loaded: Any) -> bool:
     return (isinstance(loaded, dict) and loaded.get("format") == FORMAT and loaded.get("version") == __version__
             and isinstance(loaded.get("segment"), dict) and isinstance(loaded.get("lua"), dict)
             and isinstance(loaded.get("sources"), dict) and isinstance(loaded.get("names"), list)
-            and isinstance(loaded.get("needles"), dict))
+            and isinstance(loaded.get("needles"), dict) and isinstance(loaded["needles"].get("exact"), dict)
+            and isinstance(loaded["needles"].get("folded"), dict))
 
 
 def _fresh(loaded: dict[str, Any], rules_dir: str) -> bool:
@@ -166,12 +167,15 @@ def generate(rules_dir: str, plugins_dir: str) -> dict[str, Any]:
             "needles": _needles(rules)}
 
 
-def _needles(rules: list[Rule]) -> dict[str, tuple[str, ...]]:
+def _needles(rules: list[Rule]) -> dict[str, Any]:
     """For each `text` pattern of RULES that has them, the strings one of its matches must hold
-    (engine/needles.py): a call's text holding none of them is never searched with the pattern."""
+    (engine/needles.py): a call's text holding none of them is never searched with the pattern.
+    `exact`: needles in the text as it is; `folded`: lower-case needles of a pattern that ignores
+    case, in the lower case of an ASCII text."""
     from jouet_git.engine.needles import needles
 
-    out: dict[str, tuple[str, ...]] = {}
+    exact: dict[str, tuple[str, ...]] = {}
+    folded: dict[str, tuple[str, ...]] = {}
     matchers = [m for rule in rules for m in rule.data.get("match") or () if isinstance(m, dict)]
     while matchers:
         matcher = matchers.pop()
@@ -179,10 +183,16 @@ def _needles(rules: list[Rule]) -> dict[str, tuple[str, ...]]:
             if isinstance(matcher.get(key), dict):
                 matchers.append(matcher[key])
         for pattern in matcher.get("text") or ():
-            found = needles(pattern) if isinstance(pattern, str) else None
+            if not isinstance(pattern, str):
+                continue
+            found = needles(pattern)
             if found:
-                out[pattern] = found
-    return out
+                exact[pattern] = found
+                continue
+            found = needles(pattern, fold=True)
+            if found:
+                folded[pattern] = found
+    return {"exact": exact, "folded": folded}
 
 
 def _translations(directories: list[str]) -> dict[str, str]:

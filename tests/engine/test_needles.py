@@ -17,7 +17,8 @@ PATTERNS = [
     r"^-[A-Za-z]*m(pip)?$", r"^(-[A-Za-z]*m)?jouet_git\.\w", r"(?i)^jouet[-_.]git$", "a(?i:b)c", "ab|c",
     "(abc)+x", "(abc)*x", "(?x) a b c", r"\.env\b", "x{2}", "(?:ab|a)c", "a(b|)c", "(?=ab)a", "(?!ab)cd",
     r"(a)\1", "[ab]c", "a.b", "(?s)a.*b", "a|b|", "(?>ab)c", "ab++c", "(ab){0}c", "(ab){1,}", "a?b?", "",
-    "(?m)^ab$", r"\Aab\Z", "a(?#comment)b", r"a\nb",
+    "(?m)^ab$", r"\Aab\Z", "a(?#comment)b", r"a\nb", "(?i)ab", "(?i)JOUET_git|Pip", "a(?i:B)c", "(?i)a(?-i:B)c",
+    r"(?i)^(--config-env=)?core\.hookspath=",
 ]
 
 
@@ -27,6 +28,8 @@ def test_named_needles() -> None:
     assert needles("(?i)token") is None and needles("a(?i:b)c") in (("a",), ("c",))
     assert needles("ab|c") == ("ab", "c") and needles("a|b|") is None and needles("(abc)*x") == ("x",)
     assert needles("[ab]c") == ("c",) and needles("a?b?") is None and needles("") is None
+    assert needles(r"(?i)^(--config-env=)?core\.hookspath=", fold=True) == ("core.hookspath=",)
+    assert needles("(?i)Token|API", fold=True) == ("api", "token") and needles("(?i)\u017ft", fold=True) is None
 
 
 def test_a_text_without_the_needles_never_matches() -> None:
@@ -35,17 +38,22 @@ def test_a_text_without_the_needles_never_matches() -> None:
     rng = random.Random(7)
     texts = {"".join(p) for n in range(3) for p in itertools.product(pieces[:12], repeat=n)}
     texts |= {"".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(4000)}
+    texts |= {"CORE.HOOKSPATH=x", "--config-env=Core.HooksPath=", "aBc", "AbC", "ABC", "Pip", "\u017f", "K"}
     for pattern in PATTERNS:
         found = needles(pattern)
+        folded = needles(pattern, fold=True)
         regex = re.compile(pattern)
         for text in texts:
-            if regex.search(text) is not None and found is not None:
-                assert any(needle in text for needle in found), (pattern, text, found)
+            if regex.search(text) is not None:
+                assert found is None or any(needle in text for needle in found), (pattern, text, found)
+                assert folded is None or not text.isascii() or any(
+                    needle in text.lower() for needle in folded), (pattern, text, folded)
 
 
 def test_the_rule_on_jouet_internals_still_fires_and_a_heredoc_skips_its_pattern(tmp_path: Path) -> None:
     code = ("import re\nfrom jouet_git.engine.runner import Runner\nfrom jouet_git.harness.manual import build_call\n"
-            "r = Runner(record=False)\n"
+            "from jouet_git.engine import prebuilt\nprebuilt.data()\n"  # (made first in a source checkout)
+            "r = Runner(record=False)\nre.purge()\n"
             "text = 'cat > a.md <<EOF\\n' + 'plain words\\n' * 99 + 'EOF'\n"
             "print(r.decide(build_call(text, '.', None, None)).action)\n"
             "print(any('jouet_git' in str(k[1]) for k in re._cache))\n"
@@ -58,7 +66,8 @@ def test_the_rule_on_jouet_internals_still_fires_and_a_heredoc_skips_its_pattern
 def test_the_built_in_rules_carry_their_needles() -> None:
     from jouet_git.engine import prebuilt
 
-    known = prebuilt.needles()
-    assert known[r"(\bimport|\bfrom)\s+jouet_git\b"] == ("jouet_git",)
-    assert "(?i)^jouet[-_.]git$" not in known  # ignores case: always searched with
-    assert all(found and all(found) for found in known.values())
+    exact, folded = prebuilt.needles()
+    assert exact[r"(\bimport|\bfrom)\s+jouet_git\b"] == ("jouet_git",)
+    assert "(?i)^jouet[-_.]git$" not in exact and folded["(?i)^jouet[-_.]git$"] == ("jouet",)
+    assert folded[r"(?i)^(--config-env=)?core\.hookspath="] == ("core.hookspath=",)
+    assert all(found and all(found) for found in [*exact.values(), *folded.values()])

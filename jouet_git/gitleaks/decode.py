@@ -13,7 +13,6 @@ byte is one character, as it is one rune to Go's regular expressions.
 
 from __future__ import annotations
 
-import binascii
 import re
 
 MAX_DECODE_DEPTH = 5
@@ -27,12 +26,13 @@ _ENCODINGS = re.compile(
 )
 _PRECEDENCE = {"percent": 4, "unicode": 3, "hex": 2, "base64": 1}
 
-_UNICODE_CODE_POINTS = re.compile(r"(?:U\+[a-fA-F0-9]{4}(?:[\t\n\f\r ]|\Z))+")
-_UNICODE_ESCAPES = re.compile(r"(?i:(?:\\{1,2}u[a-fA-F0-9]{4})+)")
-_UNICODE_ESCAPE = re.compile(r"(?i:\\{1,2}u([a-fA-F0-9]{4}))")
+# These are compiled on first use (re's own cache keeps them): most text holds nothing encoded.
+_UNICODE_CODE_POINTS = r"(?:U\+[a-fA-F0-9]{4}(?:[\t\n\f\r ]|\Z))+"
+_UNICODE_ESCAPES = r"(?i:(?:\\{1,2}u[a-fA-F0-9]{4})+)"
+_UNICODE_ESCAPE = r"(?i:\\{1,2}u([a-fA-F0-9]{4}))"
 
-_STD_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}\Z")
-_URL_BASE64 = re.compile(r"[A-Za-z0-9_-]*\Z")
+_STD_BASE64 = r"[A-Za-z0-9+/]*={0,2}\Z"
+_URL_BASE64 = r"[A-Za-z0-9_-]*\Z"
 _HEX_VALUES = {c: int(c, 16) for c in "0123456789abcdefABCDEF"}
 _PRINTABLE = bytes(range(9, 127))  # what gitleaks calls printable ASCII: \t through ~
 _LIKELY_BASE64 = frozenset("0123456789+/-_")
@@ -127,14 +127,16 @@ def decode_hex(value: str) -> str:
 def decode_base64(value: str) -> str:
     if not _LIKELY_BASE64.intersection(value):
         return ""
-    if len(value) % 4 == 0 and _STD_BASE64.match(value):
+    import binascii
+
+    if len(value) % 4 == 0 and re.match(_STD_BASE64, value):
         try:
             data = binascii.a2b_base64(value.encode("ascii"))
         except (binascii.Error, ValueError):
             data = None
         if data is not None and _printable(data):
             return _to_text(data)
-    if len(value) % 4 != 1 and _URL_BASE64.match(value):
+    if len(value) % 4 != 1 and re.match(_URL_BASE64, value):
         padded = value.replace("-", "+").replace("_", "/") + "=" * (-len(value) % 4)
         try:
             data = binascii.a2b_base64(padded.encode("ascii"))
@@ -147,7 +149,7 @@ def decode_base64(value: str) -> str:
 
 def decode_unicode(value: str) -> str:
     """U+XXXX sequences (whitespace-separated) or \\uXXXX escapes turned into the characters."""
-    runs = _UNICODE_CODE_POINTS.findall(value)
+    runs = re.findall(_UNICODE_CODE_POINTS, value)
     if runs:
         for run in runs:
             fields = [f for f in run.split() if f.startswith("U+") and len(f) >= 6]
@@ -155,9 +157,9 @@ def decode_unicode(value: str) -> str:
             if chars and chars != run:
                 value = value.replace(run, chars, 1)
         return value
-    runs = _UNICODE_ESCAPES.findall(value)
+    runs = re.findall(_UNICODE_ESCAPES, value)
     for run in runs:
-        chars = "".join(_rune(digits) for digits in _UNICODE_ESCAPE.findall(run))
+        chars = "".join(_rune(digits) for digits in re.findall(_UNICODE_ESCAPE, run))
         if chars and chars != run:
             value = value.replace(run, chars, 1)
     # A run the combined pattern found always matches one of the two above, so gitleaks' fallback

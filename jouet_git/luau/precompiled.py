@@ -91,12 +91,28 @@ def bytecode(sources: dict[str, str]) -> dict[str, bytes]:
     try:
         data = generate(sources)
         found = _matching(data, sources)
-        from jouet_git.store import write_atomic
-
-        write_atomic(path(), marshal.dumps(data, 4), mode=0o644, sync=False)
+        _write(marshal.dumps(data, 4))
     except Exception:  # a read-only checkout, or a lupa that cannot dump: compile the text
         pass
     return found
+
+
+def _write(content: bytes) -> None:
+    """Replace the file at once (a new file renamed over it): a sandbox made at the same time reads
+    the old file or the new one, never half of one. (luau uses nothing else of jouet_git's, so not
+    store.write_atomic.)"""
+    target = path()
+    tmp = f"{target}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(content)
+        os.replace(tmp, target)
+    except BaseException:
+        import contextlib
+
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _matching(data: Any, sources: dict[str, str]) -> dict[str, bytes]:

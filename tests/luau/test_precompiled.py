@@ -78,7 +78,8 @@ def test_a_source_checkout_makes_the_file_on_first_use_then_uses_it(target: Path
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     checkout(monkeypatch)
     sb = Sandbox()
-    assert sb.precompiled == ALL and len(made) == 1 and target.exists()
+    assert sb.precompiled == ALL and len(made) == 1
+    assert os.listdir(target.parent) == [precompiled.FILE]  # written whole, no temporary file left
     works(sb)
     again = Sandbox()
     assert again.precompiled == ALL and len(made) == 1

@@ -31,8 +31,10 @@ from jouet_git.engine.ruleset import (
     PATCH_LIMIT,
     Damaged,
     Segment,
+    _lookup,
     _programs,
     _sig_list,
+    index_line,
     is_racy,
     pack,
     pack_sigs,
@@ -40,6 +42,7 @@ from jouet_git.engine.ruleset import (
     seal,
     signature,
     unseal,
+    unseal_index,
 )
 
 TYPE_CHECKING = False
@@ -71,7 +74,7 @@ def patch(data: dict[str, Any], changed: list[str]) -> bool:
     if not all(isinstance(path, str) and path in spans and os.path.dirname(path) == yours
                and path.endswith(".toml") for path in changed):
         return False
-    seg: dict[str, Any] = unseal(data["segment"])
+    seg: dict[str, Any] = unseal(data["segment"], index=False)  # the index stays a string (_splice)
     if len(keys) != len(seg["blobs"]) or len(claims) != len(keys):
         raise Damaged("the patch data does not agree with the segment")
     paths: list[bytes] = data["paths"]
@@ -148,7 +151,8 @@ class _Yours:
 
 
 def _splice(seg: dict[str, Any], start: int, count: int, new: dict[str, Any]) -> dict[str, Any]:
-    """Segment data SEG with its rules START to START+COUNT replaced by those of NEW (both packed)."""
+    """Segment data SEG with its rules START to START+COUNT replaced by those of NEW (both packed; the
+    index of SEG sealed or not)."""
     end = start + count
     delta = len(new["blobs"]) - count
 
@@ -156,10 +160,11 @@ def _splice(seg: dict[str, Any], start: int, count: int, new: dict[str, Any]) ->
         kept = [i if i < start else i + delta for i in indexes if not start <= i < end]
         return sorted(kept + [start + i for i in added])
 
-    index: dict[str, list[int]]
+    index: dict[str, list[int]] | str = seg["index"]
     if delta:  # every index after the span moves
+        old = unseal_index(index) if isinstance(index, str) else index
         index = {}
-        for program, found in seg["index"].items():
+        for program, found in old.items():
             kept = moved(found, new["index"].get(program, []))
             if kept:
                 index[program] = kept
@@ -167,16 +172,20 @@ def _splice(seg: dict[str, Any], start: int, count: int, new: dict[str, Any]) ->
             if program not in index:
                 index[program] = [start + i for i in found]
     else:  # only the programs of the rules replaced and of their replacements
-        index = dict(seg["index"])
         touched = set(new["index"])
         for blob in seg["blobs"][start:end]:
             touched.update(_programs(marshal.loads(blob)[0]) or ())
-        for program in touched:
-            kept = moved(index.get(program, []), new["index"].get(program, []))
-            if kept:
-                index[program] = kept
-            else:
-                index.pop(program, None)
+        if isinstance(index, str):  # each touched program's line rewritten, the others left as they are
+            for program in sorted(touched):
+                index = _set_line(index, program, moved(_lookup(index, program), new["index"].get(program, [])))
+        else:
+            index = dict(index)
+            for program in touched:
+                kept = moved(index.get(program, []), new["index"].get(program, []))
+                if kept:
+                    index[program] = kept
+                else:
+                    index.pop(program, None)
     out = dict(seg)
     for field in ("blobs", "extras", "states", "names"):
         out[field] = seg[field][:start] + new[field] + seg[field][end:]
@@ -184,3 +193,12 @@ def _splice(seg: dict[str, Any], start: int, count: int, new: dict[str, Any]) ->
     out["always"] = moved(seg["always"], new["always"])
     out["broken"] = moved(seg["broken"], new["broken"])
     return out
+
+
+def _set_line(index: str, program: str, found: list[int]) -> str:
+    """A sealed INDEX with PROGRAM's line saying FOUND (its line dropped when FOUND is empty)."""
+    line = index_line(program, found)
+    at = index.find(f"\n{program}\t")  # a program is a rule's first word: it holds no whitespace
+    if at < 0:
+        return index[:-1] + line + "\n" if line else index
+    return index[:at] + line + index[index.index("\n", at + 1):]

@@ -363,3 +363,42 @@ def test_a_file_replaced_by_rename_or_with_its_old_mtime_is_seen(tmp_path: Path,
         assert os.stat(target).st_size == again.st_size and os.stat(target).st_mtime_ns == again.st_mtime_ns
         rule = load_root(str(repo)).get("tool-60-flags")
     assert rule is not None and rule.message.endswith("(8).")
+
+
+def test_a_splice_of_a_sealed_index_says_what_the_dict_says() -> None:
+    """An edit that keeps its file's number of rules rewrites only the touched programs' lines of the
+    sealed index (engine/patch.py: _set_line); what the index says is what splicing the dict says."""
+    import marshal
+    import random
+
+    from jouet_git.engine import patch
+
+    rng = random.Random(3)
+    programs = ["git", "cargo", "npm", "tool-1", "tool-10", "tool-100", "x"]
+
+    def packed(n: int) -> dict[str, Any]:
+        index: dict[str, list[int]] = {}
+        blobs = []
+        for i in range(n):
+            mine = rng.sample(programs, rng.randint(1, 2))
+            for program in mine:
+                index.setdefault(program, []).append(i)
+            blobs.append(marshal.dumps(({"match": [{"command": [f"{p} go" for p in mine]}]}, "user", "user", "f", 1)))
+        return {"base": None, "blobs": blobs, "extras": [b""] * n, "states": [()] * n,
+                "names": [str(i) for i in range(n)], "order": list(range(n)), "index": index, "always": [],
+                "broken": []}
+
+    for _ in range(200):
+        seg = packed(12)
+        start = rng.randint(0, 10)
+        count = rng.randint(0, 12 - start)
+        new = packed(count if rng.random() < 0.6 else rng.randint(0, 4))  # as many rules, or not
+        by_dict = patch._splice(seg, start, count, new)
+        by_string = patch._splice({**seg, "index": ruleset_module.seal(seg)["index"]}, start, count, new)
+        got = by_string["index"]
+        if len(new["blobs"]) != count:  # every index after the span moves: the dict is made again
+            assert ruleset_module.unseal_index(ruleset_module.seal(by_string)["index"]) == by_dict["index"] == got
+            continue
+        assert isinstance(got, str) and ruleset_module.unseal_index(got) == by_dict["index"]
+        for program in programs:
+            assert ruleset_module._lookup(got, program) == by_dict["index"].get(program, [])

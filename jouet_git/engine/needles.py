@@ -28,6 +28,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from jouet_git.engine.model import Rule
+
 
 def needles(pattern: str, fold: bool = False) -> tuple[str, ...] | None:
     """Strings one of which every match of PATTERN holds (with FOLD: in lower case, see the module
@@ -91,3 +93,29 @@ def _required(items: Any, parser: Any, fold: bool) -> set[str] | None:
     if run:
         consider({"".join(run)})
     return best
+
+
+def rule_needles(rules: list[Rule]) -> dict[str, Any]:
+    """For each `text` pattern of RULES that has them, the strings one of its matches must hold
+    (engine/needles.py): a call's text holding none of them is never searched with the pattern.
+    `exact`: needles in the text as it is; `folded`: lower-case needles of a pattern that ignores
+    case, in the lower case of an ASCII text."""
+    exact: dict[str, tuple[str, ...]] = {}
+    folded: dict[str, tuple[str, ...]] = {}
+    matchers = [m for rule in rules for m in rule.data.get("match") or () if isinstance(m, dict)]
+    while matchers:
+        matcher = matchers.pop()
+        for key in ("with", "unless_with"):
+            if isinstance(matcher.get(key), dict):
+                matchers.append(matcher[key])
+        for pattern in matcher.get("text") or ():
+            if not isinstance(pattern, str):
+                continue
+            found = needles(pattern)
+            if found:
+                exact[pattern] = found
+                continue
+            found = needles(pattern, fold=True)
+            if found:
+                folded[pattern] = found
+    return {"exact": exact, "folded": folded}

@@ -34,16 +34,13 @@ from jouet_git.engine.ruleset import (
     _lookup,
     _programs,
     _sig_list,
-    index_line,
     is_racy,
     pack,
     pack_sigs,
     positions,
-    seal,
     signature,
-    unseal,
-    unseal_index,
 )
+from jouet_git.engine.sealed import index_line, seal, unseal, unseal_index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -74,7 +74,8 @@ def segment() -> Segment:
 
 
 def needles() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-    """The needles of the built-in rules' `text` patterns, by pattern: exact, and folded (see _needles)."""
+    """The needles of the built-in rules' `text` patterns, by pattern: exact, and folded
+    (engine/needles.py: rule_needles)."""
     found = data()["needles"]
     return found["exact"], found["folded"]
 
@@ -138,6 +139,7 @@ def generate(rules_dir: str, plugins_dir: str) -> dict[str, Any]:
     from jouet_git.commands_index import has_command
     from jouet_git.engine.load import load_file
     from jouet_git.engine.model import BROKEN, BUILTIN, NEEDS
+    from jouet_git.engine.needles import rule_needles
     from jouet_git.engine.ruleset import pack
     from jouet_git.engine.sources import rule_files
 
@@ -164,35 +166,7 @@ def generate(rules_dir: str, plugins_dir: str) -> dict[str, Any]:
         names = []
     return {"format": FORMAT, "version": __version__, "names": names, "sources": sources,
             "segment": pack(rules, rules_dir), "lua": _translations([rules_dir, plugins_dir]),
-            "needles": _needles(rules)}
-
-
-def _needles(rules: list[Rule]) -> dict[str, Any]:
-    """For each `text` pattern of RULES that has them, the strings one of its matches must hold
-    (engine/needles.py): a call's text holding none of them is never searched with the pattern.
-    `exact`: needles in the text as it is; `folded`: lower-case needles of a pattern that ignores
-    case, in the lower case of an ASCII text."""
-    from jouet_git.engine.needles import needles
-
-    exact: dict[str, tuple[str, ...]] = {}
-    folded: dict[str, tuple[str, ...]] = {}
-    matchers = [m for rule in rules for m in rule.data.get("match") or () if isinstance(m, dict)]
-    while matchers:
-        matcher = matchers.pop()
-        for key in ("with", "unless_with"):
-            if isinstance(matcher.get(key), dict):
-                matchers.append(matcher[key])
-        for pattern in matcher.get("text") or ():
-            if not isinstance(pattern, str):
-                continue
-            found = needles(pattern)
-            if found:
-                exact[pattern] = found
-                continue
-            found = needles(pattern, fold=True)
-            if found:
-                folded[pattern] = found
-    return {"exact": exact, "folded": folded}
+            "needles": rule_needles(rules)}
 
 
 def _translations(directories: list[str]) -> dict[str, str]:

@@ -209,44 +209,6 @@ def _lookup(index: str, program: str) -> list[int]:
     return [int(i) for i in index[start:index.index("\n", start)].split(",")]
 
 
-def seal(data: dict[str, Any]) -> dict[str, Any]:
-    """Segment DATA (pack(); its index may be sealed already) as the cache keeps it: the index as one
-    string (for each program, a line break, the program, a tab and its rules' numbers joined by commas;
-    one line break at the end), and what only a decoded rule needs as one marshalled body."""
-    index = data["index"]
-    if not isinstance(index, str):
-        index = "".join([index_line(program, found) for program, found in index.items()]) + "\n"
-    return {"base": data["base"], "count": len(data["blobs"]), "index": index,
-            "always": data["always"], "broken": data["broken"],
-            "body": marshal.dumps((data["blobs"], data["extras"], data["states"], data["names"], data["order"]),
-                                  MARSHAL_VERSION)}
-
-
-def index_line(program: str, found: list[int]) -> str:
-    """PROGRAM's line of a sealed index ("" when no rule is listed under it)."""
-    return f"\n{program}\t{','.join(map(str, found))}" if found else ""
-
-
-def unseal(data: dict[str, Any], index: bool = True) -> dict[str, Any]:
-    """Sealed segment DATA (seal()) as pack() makes it; without INDEX, its index stays the string."""
-    blobs, extras, states, names, order = marshal.loads(data["body"])
-    if not (len(blobs) == len(extras) == len(states) == len(names) == len(order) == data["count"]):
-        raise Damaged("the sealed segment's lists do not agree")
-    return {"base": data["base"], "blobs": blobs, "extras": extras, "states": states,
-            "index": unseal_index(data["index"]) if index else data["index"],
-            "always": data["always"], "order": order, "names": names, "broken": data["broken"]}
-
-
-def unseal_index(sealed: str) -> dict[str, list[int]]:
-    """A sealed index as a dict."""
-    index: dict[str, list[int]] = {}
-    for line in sealed.split("\n"):
-        if line:
-            program, _, found = line.partition("\t")
-            index[program] = [int(i) for i in found.split(",")]
-    return index
-
-
 def order_of(keys: list[tuple[str, str, bool]]) -> list[int]:
     """The order rules run in (engine/decide.py: run_order), from each rule's source, source label and
     whether it has a script: source by source, and within a source shape rules before script rules."""
@@ -580,7 +542,13 @@ def write_cache(key: str, built: dict[str, Any]) -> None:
                   "missing": [path for path, sig, _ in deps if sig is None],
                   "digests": {path: digest for path, _, digest in deps if digest is not None},
                   "disabled": built["disabled"], "network": built["network"], "problems": built["problems"],
-                  "sources": built["sources"], "segment": seal(built["segment"]), "patch": built["patch"]})
+                  "sources": built["sources"], "segment": _sealed(built["segment"]), "patch": built["patch"]})
+
+
+def _sealed(segment: dict[str, Any]) -> dict[str, Any]:
+    from jouet_git.engine.sealed import seal
+
+    return seal(segment)
 
 
 def _write(file: str, data: dict[str, Any]) -> None:

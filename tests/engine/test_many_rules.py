@@ -14,6 +14,7 @@ from testing import make_repo
 from jouet_git import paths
 from jouet_git.engine import build, model, settle
 from jouet_git.engine import ruleset as ruleset_module
+from jouet_git.engine import sealed as sealed_module
 from jouet_git.engine.ruleset import load_root
 from jouet_git.engine.runner import Runner
 from jouet_git.harness.manual import build_call
@@ -319,7 +320,7 @@ def test_a_call_no_rule_of_yours_could_match_decodes_none_of_them(tmp_path: Path
 
 
 def test_a_sealed_index_finds_exactly_its_programs() -> None:
-    sealed = ruleset_module.seal({"base": None, "blobs": [b""] * 4, "extras": [b""] * 4, "states": [()] * 4,
+    sealed = sealed_module.seal({"base": None, "blobs": [b""] * 4, "extras": [b""] * 4, "states": [()] * 4,
                                   "names": ["a", "b", "c", "d"], "order": [0, 1, 2, 3], "always": [],
                                   "broken": [], "index": {"git": [0, 2], "git-lfs": [1], "": [3]}})
     index = sealed["index"]
@@ -327,7 +328,7 @@ def test_a_sealed_index_finds_exactly_its_programs() -> None:
     assert lookup(index, "git") == [0, 2] and lookup(index, "git-lfs") == [1] and lookup(index, "") == [3]
     for absent in ("gi", "it", "lfs", "git-", "git\t0", "git\t0,2\ngit-lfs", "x\ngit", "0,2", "\n"):
         assert lookup(index, absent) == [], absent
-    assert ruleset_module.unseal(sealed)["index"] == {"git": [0, 2], "git-lfs": [1], "": [3]}
+    assert sealed_module.unseal(sealed)["index"] == {"git": [0, 2], "git-lfs": [1], "": [3]}
     # A damaged index picks every rule of the segment (matching then decides), never none.
     seg = ruleset_module.Segment({**sealed, "index": "\ngit\t0,x\n"}, trusted=False)
     assert seg.chosen({"git"}) == [0, 1, 2, 3]
@@ -394,11 +395,11 @@ def test_a_splice_of_a_sealed_index_says_what_the_dict_says() -> None:
         count = rng.randint(0, 12 - start)
         new = packed(count if rng.random() < 0.6 else rng.randint(0, 4))  # as many rules, or not
         by_dict = patch._splice(seg, start, count, new)
-        by_string = patch._splice({**seg, "index": ruleset_module.seal(seg)["index"]}, start, count, new)
+        by_string = patch._splice({**seg, "index": sealed_module.seal(seg)["index"]}, start, count, new)
         got = by_string["index"]
         if len(new["blobs"]) != count:  # every index after the span moves: the dict is made again
-            assert ruleset_module.unseal_index(ruleset_module.seal(by_string)["index"]) == by_dict["index"] == got
+            assert sealed_module.unseal_index(sealed_module.seal(by_string)["index"]) == by_dict["index"] == got
             continue
-        assert isinstance(got, str) and ruleset_module.unseal_index(got) == by_dict["index"]
+        assert isinstance(got, str) and sealed_module.unseal_index(got) == by_dict["index"]
         for program in programs:
             assert ruleset_module._lookup(got, program) == by_dict["index"].get(program, [])

@@ -320,8 +320,9 @@ def _spawn(argv: list[str], cwd: str | None, env: dict[str, str], actions: list[
 
 def _spawn_here(argv: list[str], env: dict[str, str], actions: list[Any]) -> int:
     program = argv[0]
-    if os.sep not in program:  # looked up on the child's PATH, as subprocess does
-        for folder in os.get_exec_path(env):
+    if os.sep not in program:  # looked up on the child's PATH, as subprocess does (os.get_exec_path
+        # would import warnings for the bytes keys jouet never passes)
+        for folder in env.get("PATH", os.defpath).split(os.pathsep):
             path = os.path.join(folder, program)
             if os.access(path, os.X_OK) and not os.path.isdir(path):
                 program = path

@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 import sys
 
+from jouet_git.regular import read_regular as read_regular  # store.read_regular, as before
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -148,34 +150,6 @@ def report(line: str, key: str | None = None) -> None:
         sys.stderr.write(f"jouet: {line}\n")
     except (OSError, ValueError):
         pass
-
-
-def read_regular(path: str, limit: int) -> bytes:
-    """The bytes of the regular file at PATH. A FIFO, a device or a directory raises OSError instead
-    of blocking or reading forever (a FIFO named like a rule file would stop every hook); so does a file
-    over LIMIT bytes."""
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path} is not a regular file")
-        if info.st_size > limit:
-            raise OSError(f"{path} is {info.st_size} bytes, more than the {limit} jouet reads")
-        chunks = []
-        size = 0
-        while True:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > limit:
-                raise OSError(f"{path} grew past the {limit} bytes jouet reads")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def _read_bytes(path: str) -> bytes | None:

@@ -70,10 +70,9 @@ def sources() -> dict[str, str]:
 
 def vm() -> list[object]:
     """What bytecode is valid for: this lupa version and the Lua version it runs."""
-    import lupa
-    from lupa import lua54
+    from jouet_git.luau import lupa_import
 
-    return [str(getattr(lupa, "__version__", "")), list(lua54.LUA_VERSION)]
+    return [lupa_import.version(), list(lupa_import.lua54().LUA_VERSION)]
 
 
 def bytecode(sources: dict[str, str]) -> dict[str, bytes]:

@@ -180,9 +180,10 @@ class Sandbox:
         argument_bytes: int = ARGUMENT_BYTES,
         argument_items: int = ARGUMENT_ITEMS,
     ) -> None:
-        from lupa import lua54
-
         from jouet_git.luau import precompiled
+        from jouet_git.luau.lupa_import import lua54 as lupa_lua54
+
+        lua54 = lupa_lua54()
 
         sources = precompiled.sources()
         # jouet's own chunks as bytecode where it matches their text exactly (never a script's)
@@ -392,7 +393,9 @@ class Sandbox:
         return self._run(fn, budget, tuple(self._to_lua(a) for a in args))
 
     def _run(self, fn: Any, budget: Budget, args: tuple[Any, ...]) -> Any:
-        from lupa import lua54
+        from jouet_git.luau.lupa_import import lua54 as lupa_lua54
+
+        lua54 = lupa_lua54()
 
         if self._running:
             raise RuntimeError("the sandbox is already running a script: calls do not nest")

@@ -134,7 +134,7 @@ class Probes:
     def repo_at(self, directory: str) -> Repo | None:
         """The work tree holding DIRECTORY (read from files, no process), or None outside one."""
         if directory not in self._repos:
-            from jouet_git.claims.repo import find
+            from jouet_git.gitdir import find
 
             self._repos[directory] = find(directory)
         return self._repos[directory]

@@ -111,6 +111,7 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
     """Answer one call per input line, in one process, flushing each answer."""
     base = default_cwd or os.getcwd()
     runner = runner or Runner()
+    runner.plan_calls = True
     runner.hold_records()
     try:
         return _answer_lines(stdin, stdout, base, runner, harness)

@@ -393,9 +393,11 @@ def state_matches(m: Matcher, call: Call, ctx: Context) -> bool:
     return True
 
 
-def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
+def matcher_matches(m: Matcher, call: Call, ctx: Context,
+                    accepted: frozenset[str] | None = None) -> list[int] | None:
     """None when M does not match CALL; else the indexes of the commands it matched (empty for a
-    matcher about the tool only)."""
+    matcher about the tool only). ACCEPTED: the call's programs that M's command patterns name,
+    when the caller worked them out already (engine/plan.py)."""
     if not tool_matches(m, call, ctx):
         return None
     if m.command is None:
@@ -406,7 +408,10 @@ def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
     hits: list[int] = []
     for index, command in enumerate(commands):
         program = command.program
-        if program not in literal and not (wild and _wild_match(wild, program)):
+        if accepted is not None:
+            if program not in accepted:
+                continue
+        elif program not in literal and not (wild and _wild_match(wild, program)):
             continue
         if command_matches(m, command, call, commands, ctx):
             hits.append(index)
@@ -422,11 +427,32 @@ def _wild_match(patterns: tuple[str, ...], program: str) -> bool:
     return False
 
 
-def rule_matches(rule: Rule, call: Call, ctx: Context) -> list[int] | None:
-    """None when no matcher of RULE matches; else the indexes of every command any matcher matched."""
+def rule_matches(rule: Rule, call: Call, ctx: Context,
+                 planned: list[tuple[Matcher, frozenset[str] | None]] | None = None) -> list[int] | None:
+    """None when no matcher of RULE matches; else the indexes of every command any matcher matched.
+
+    PLANNED: the matchers of RULE that could match a call like CALL, each with the call's programs
+    it names (engine/plan.py), instead of working them out here."""
+    if planned is not None:
+        return _planned_matches(planned, call, ctx)
     found: list[int] | None = None
     for m in rule.matchers_for({c.program for c in call.commands}):
         hits = matcher_matches(m, call, ctx)
+        if hits is None:
+            continue
+        if found is None:
+            found = []
+        for index in hits:
+            if index not in found:
+                found.append(index)
+    return found
+
+
+def _planned_matches(planned: list[tuple[Matcher, frozenset[str] | None]], call: Call,
+                     ctx: Context) -> list[int] | None:
+    found: list[int] | None = None
+    for m, accepted in planned:
+        hits = matcher_matches(m, call, ctx, accepted)
         if hits is None:
             continue
         if found is None:

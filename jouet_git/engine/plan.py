@@ -4,7 +4,8 @@ of one shape, worked out once per shape instead of once per call.
 A call's shape is its event, kind, tool and the set of programs it runs. Everything a plan leaves
 out is sure not to match any call of that shape: a rule that runs on another event, a matcher whose
 tool patterns do not match the tool (or that is about commands, for a call that is not a shell
-command), a matcher none of whose command patterns names one of the programs. What a plan keeps is
+command), a matcher none of whose command patterns names one of the programs, a matcher whose
+`with` names none of them. What a plan keeps is
 matched in full, as without a plan (engine/match.py): a plan only skips work, never a check. It
 holds nothing about the files, the environment or git, so a plan made for one line is right for
 every later line of the same shape.
@@ -20,7 +21,10 @@ if TYPE_CHECKING:
     from jouet_git.engine.model import Matcher, Rule
     from jouet_git.engine.ruleset import RuleSet
 
-    Planned = list[tuple[Matcher, frozenset[str] | None]]
+    # Each matcher that could match, with the call's programs its command patterns name (None for a
+    # matcher about the tool only) and the (program, subcommand) pairs they begin with (None unless
+    # each begins with a plain program and a plain subcommand).
+    Planned = list[tuple[Matcher, frozenset[str] | None, frozenset[tuple[str, str]] | None]]
 
 # How many shapes a Plans keeps (program names come from the calls: keep it bounded).
 MAX_SHAPES = 1024
@@ -68,11 +72,15 @@ def make(candidates: list[Rule], call: Call, programs: frozenset[str]) -> Plan:
             if not _tool_may_match(m, call):
                 continue
             if m.command is None:
-                kept.append((m, None))
+                kept.append((m, None, None))
                 continue
-            accepted = frozenset(p for p in programs if p in m.literal_programs or _wild(m.wild_programs, p))
-            if accepted:
-                kept.append((m, accepted))
+            accepted = frozenset(p for p in programs if _names(m, p))
+            if not accepted:
+                continue
+            with_ = m.with_
+            if with_ is not None and not any(_names(with_, p) for p in programs):
+                continue  # `with` needs another command of the call that it names: none can be
+            kept.append((m, accepted, _heads(m.command)))
         if kept:
             rules.append(rule)
             matchers.append(kept)
@@ -86,5 +94,21 @@ def _tool_may_match(m: Matcher, call: Call) -> bool:
     return m.command is None or call.kind == KIND_SHELL
 
 
-def _wild(patterns: tuple[str, ...], program: str) -> bool:
-    return any(wildcard.matcher(p)(program) for p in patterns)
+def _heads(patterns: tuple[tuple[str, ...], ...]) -> frozenset[tuple[str, str]] | None:
+    """The (program, subcommand) pairs the command PATTERNS begin with ("git push" gives ("git",
+    "push")), or None when one of them has no plain subcommand (a lone program, an option, a
+    wildcard): then every command of an accepted program is matched in full."""
+    heads = set()
+    for pattern in patterns:
+        if len(pattern) < 2:
+            return None
+        program, word = pattern[0], pattern[1]
+        if word.startswith("-") or wildcard.has_wildcard(program) or wildcard.has_wildcard(word):
+            return None
+        heads.add((program, word))
+    return frozenset(heads)
+
+
+def _names(m: Matcher, program: str) -> bool:
+    """Whether one of M's command patterns names PROGRAM (False for a matcher without any)."""
+    return program in m.literal_programs or any(wildcard.matcher(p)(program) for p in m.wild_programs)

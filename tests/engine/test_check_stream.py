@@ -20,6 +20,7 @@ from jouet_git import gitdir, guarded, ledger
 from jouet_git.call import KIND_EDIT, KIND_READ, Call
 from jouet_git.commands.check import run_jsonl
 from jouet_git.engine import plan as plan_module
+from jouet_git.engine import ruleset as ruleset_module
 from jouet_git.engine import runner as runner_module
 from jouet_git.engine.runner import Runner
 
@@ -129,10 +130,24 @@ def _agent_commands() -> list[str]:
     return commands
 
 
+def _example_commands(ruleset: Any) -> list[str]:
+    """The shell commands of every rule's examples (fires and quiet)."""
+    out = []
+    for rule in ruleset.rules:
+        for kind in ("fires", "quiet"):
+            for example in rule.examples.get(kind) or ():
+                command = example.get("command") if isinstance(example, dict) else example
+                if isinstance(command, str):
+                    out.append(command)
+    return out
+
+
 def test_planned_matching_decides_as_the_plain_path(tmp_path: Path) -> None:
     """A plan only skips rules and matchers sure not to match: every decision is the same."""
     repo = make_repo(tmp_path / "r", {"app.py": "x = 1\n"})
-    commands = [*_agent_commands(), "git add -A", "git push --force origin main", "cat .env", "rm -rf ~/.config/jouet"]
+    commands = [*_agent_commands(), *_example_commands(ruleset_module.load(str(tmp_path))),
+                "git -C sub -c core.x=1 push --force origin main", "git --git-dir=.git stash drop", "git pus -f"]
+    assert len(commands) > 500
     plain = Runner(record=False)
     planned = Runner(record=False)
     planned.plan_calls = True

@@ -124,6 +124,28 @@ def subcommand(command: Command, value_flags: tuple[str, ...]) -> str | None:
     return argv[i] if i < len(argv) else ""
 
 
+def plain_subcommand(command: Command) -> str | None:
+    """COMMAND's subcommand when it comes right after the program ("" when there is none), so that
+    every command pattern's subcommand is compared with it whatever options take values
+    (read_command); None when options come first (`git -C x status`) or git refuses COMMAND."""
+    argv = command.argv
+    if command.program == "git":
+        memo = command.memo
+        reading = memo.get("git") if memo is not None else None
+        if reading is None:
+            if memo is None:
+                memo = command.memo = {}
+            reading = memo["git"] = gitopts.read(argv)
+        if reading.refused is not None:
+            return None
+        argv = reading.words
+    if len(argv) < 2:
+        return ""
+    if cmdline.skip_global_options(command.program, argv, 1) != 1:
+        return None
+    return argv[1]
+
+
 def _regex(pattern: str) -> Any:
     compiled = _text_cache.get(pattern)
     if compiled is None:

@@ -1,20 +1,23 @@
 """Plans: for a stream of calls (`jouet check --jsonl`), which rules and matchers could match a call
 of one shape, worked out once per shape instead of once per call.
 
-A call's shape is its event, kind, tool and the set of programs it runs. Everything a plan leaves
-out is sure not to match any call of that shape: a rule that runs on another event, a matcher whose
-tool patterns do not match the tool (or that is about commands, for a call that is not a shell
-command), a matcher none of whose command patterns names one of the programs, a matcher whose
-`with` names none of them. What a plan keeps is
-matched in full, as without a plan (engine/match.py): a plan only skips work, never a check. It
-holds nothing about the files, the environment or git, so a plan made for one line is right for
-every later line of the same shape.
+A call's shape is its event, kind, tool and the heads of the commands it runs: each one's program
+and, when it comes right after the program, its subcommand (`git status`; `git -C x status` has
+none). Everything a plan leaves out is sure not to match any call of that shape: a rule that runs
+on another event, a matcher whose tool patterns do not match the tool (or that is about commands,
+for a call that is not a shell command), a matcher none of whose command patterns names one of the
+programs, a matcher whose `with` names none of them, a matcher whose patterns all name a subcommand
+("git push") when every command of a program it names has another. What a plan keeps is matched in
+full, as without a plan (engine/match.py): a plan only skips work, never a check. It holds nothing
+about the files, the environment or git, so a plan made for one line is right for every later line
+of the same shape.
 """
 
 from __future__ import annotations
 
 from jouet_git.call import KIND_SHELL, Call
 from jouet_git.engine import wildcard
+from jouet_git.engine.match import plain_subcommand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,6 +28,8 @@ if TYPE_CHECKING:
     # matcher about the tool only) and the (program, subcommand) pairs they begin with (None unless
     # each begins with a plain program and a plain subcommand).
     Planned = list[tuple[Matcher, frozenset[str] | None, frozenset[tuple[str, str]] | None]]
+    # A command's program, and its subcommand when it comes right after the program (else None).
+    Head = tuple[str, str | None]
 
 # How many shapes a Plans keeps (program names come from the calls: keep it bounded).
 MAX_SHAPES = 1024
@@ -43,25 +48,38 @@ class Plan:
 class Plans:
     """The plans of one rule set, by shape; `made` counts the plans worked out (tests read it)."""
 
-    __slots__ = ("_by_shape", "made")
+    __slots__ = ("_by_shape", "_with_subcommands", "made")
 
     def __init__(self) -> None:
-        self._by_shape: dict[tuple[str, str, str, frozenset[str]], Plan] = {}
+        self._by_shape: dict[tuple[str, str, str, frozenset[Head]], Plan] = {}
+        # The programs some command pattern gives a subcommand ("git push": git): for the others a
+        # head is the program alone, so that `cat a` and `cat b` are one shape.
+        self._with_subcommands: frozenset[str] | None = None
         self.made = 0
 
-    def get(self, call: Call, programs: frozenset[str], ruleset: RuleSet) -> Plan:
-        """The plan for calls shaped like CALL (running PROGRAMS) with RULESET's rules."""
-        key = (call.event, call.kind, call.tool, programs)
+    def get(self, call: Call, ruleset: RuleSet) -> Plan:
+        """The plan for calls shaped like CALL with RULESET's rules."""
+        named = self._with_subcommands
+        if named is None:
+            named = self._with_subcommands = frozenset(
+                program for rule in ruleset.rules for m in rule.matchers
+                for program, _ in _heads(m.command or ()) or ())
+        heads = frozenset([(c.program, plain_subcommand(c) if c.program in named else None) for c in call.commands])
+        key = (call.event, call.kind, call.tool, heads)
         plan = self._by_shape.get(key)
         if plan is None:
             if len(self._by_shape) >= MAX_SHAPES:
                 self._by_shape.clear()
-            plan = self._by_shape[key] = make(ruleset.candidates(set(programs)), call, programs)
+            programs = {program for program, _ in heads}
+            plan = self._by_shape[key] = make(ruleset.candidates(programs), call, heads)
             self.made += 1
         return plan
 
 
-def make(candidates: list[Rule], call: Call, programs: frozenset[str]) -> Plan:
+def make(candidates: list[Rule], call: Call, heads: frozenset[Head]) -> Plan:
+    """The plan for calls like CALL whose commands have HEADS (program, and subcommand when it comes
+    right after the program; see match.plain_subcommand)."""
+    programs = frozenset(program for program, _ in heads)
     rules: list[Rule] = []
     matchers: list[Planned] = []
     for rule in candidates:
@@ -80,7 +98,11 @@ def make(candidates: list[Rule], call: Call, programs: frozenset[str]) -> Plan:
             with_ = m.with_
             if with_ is not None and not any(_names(with_, p) for p in programs):
                 continue  # `with` needs another command of the call that it names: none can be
-            kept.append((m, accepted, _heads(m.command)))
+            subcommands = _heads(m.command)
+            if subcommands is not None and not any(
+                    program in accepted and (sub is None or (program, sub) in subcommands) for program, sub in heads):
+                continue  # every command it names has a subcommand none of its patterns has
+            kept.append((m, accepted, subcommands))
         if kept:
             rules.append(rule)
             matchers.append(kept)

@@ -70,8 +70,8 @@ class _Repository:
 class Runner:
     """Turns Calls into Decisions for every entry point, and records them."""
 
-    __slots__ = ("_decided", "_pending", "_pending_since", "_repos", "_state", "allow", "disable_only", "kept_on",
-                 "plan_calls", "record_calls", "use_cache")
+    __slots__ = ("_decided", "_pending", "_pending_since", "_repos", "_state", "_texts", "allow", "disable_only",
+                 "kept_on", "plan_calls", "record_calls", "use_cache")
 
     def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True,
                  disable_only: frozenset[str] | None = None) -> None:
@@ -97,6 +97,8 @@ class Runner:
         # Ledger lines held back to be written together (hold_records), and since when.
         self._pending: list[dict[str, Any]] | None = None
         self._pending_since = 0.0
+        # For a stream: the texts (commands, paths) the ledger stored, by text (ledger.stored_text).
+        self._texts: dict[str, str] | None = None
 
     def _repository(self, cwd: str) -> _Repository:
         return self._found(cwd)[0]
@@ -147,7 +149,7 @@ class Runner:
                     from jouet_git.engine.plan import Plans
 
                     repo.plans = Plans()
-                plan = repo.plans.get(call, frozenset([c.program for c in call.commands]), repo.ruleset)
+                plan = repo.plans.get(call, repo.ruleset)
                 rules, planned = plan.rules, plan.matchers
             else:
                 rules = repo.ruleset.candidates({c.program for c in call.commands})
@@ -172,7 +174,7 @@ class Runner:
 
         try:
             root = self._repository_of(call).root
-            line = ledger.entry(call, decision, root, decision.ms, extra)
+            line = ledger.entry(call, decision, root, decision.ms, extra, self._texts)
             pending = self._pending
             if pending is None:
                 ledger.append(line)
@@ -188,9 +190,12 @@ class Runner:
 
     def hold_records(self) -> None:
         """Hold ledger lines back and write them together (at most HELD_LINES of them, for at most
-        HELD_SECONDS between calls), for a stream of calls: write_records() writes what is held."""
+        HELD_SECONDS between calls), for a stream of calls: write_records() writes what is held.
+        A text that comes again is redacted once."""
         if self._pending is None:
             self._pending = []
+        if self._texts is None:
+            self._texts = {}
 
     def write_records(self) -> None:
         """Write the ledger lines held back (never raises)."""

@@ -165,10 +165,12 @@ def test_planned_matching_decides_as_the_plain_path(tmp_path: Path) -> None:
 def test_a_plan_is_made_once_per_shape_of_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     counts: dict[str, int] = {}
     _count(monkeypatch, plan_module, "make", counts)
-    commands = ["git status", "git status --short", "git add -A", "ls -la", "ls", "git log | head"]
+    commands = ["git status", "git status --short", "git add -A", "ls -la", "ls", "git log | head", "cat a.txt",
+                "cat b.txt", "git -C sub status"]
     run_jsonl(io.StringIO(_lines(commands * 50)), io.StringIO(), str(tmp_path), Runner())
-    # Shapes: {git} (status, add), {ls}, {git, head}: three plans for 300 lines.
-    assert counts["make"] == 3, counts
+    # Shapes: git status, git add, ls (whatever follows: no rule names a subcommand of ls), git log
+    # with head, cat, git with options before its subcommand: six plans for 450 lines.
+    assert counts["make"] == 6, counts
 
 
 STATEFUL = """
@@ -210,3 +212,15 @@ def test_a_script_starts_fresh_on_every_line_in_one_sandbox(tmp_path: Path, monk
     assert counts["load"] == 1, counts  # the script compiled once
     # 20 lines ran it: each ran the script's body once and its check once.
     assert counts["call"] == 40, counts
+
+
+def test_a_stream_redacts_a_text_once_and_stores_it_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    counts: dict[str, int] = {}
+    _count(monkeypatch, ledger, "redact", counts)
+    secret = "curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' https://api.github.com"
+    commands = ["git status", secret, "ls"] * 20
+    run_jsonl(io.StringIO(_lines(commands)), io.StringIO(), str(tmp_path), Runner())
+    assert counts["redact"] == 3, counts
+    stored = [line["command"] for line in _ledger()]
+    assert len(stored) == 60 and stored[:3] * 20 == stored
+    assert "ghp_" not in stored[1] and "[redacted]" in stored[1]

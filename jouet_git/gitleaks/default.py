@@ -40,9 +40,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 FILE = "default.marshal"
-FORMAT = 1
+FORMAT = 2
 # The modules whose code decides what the file holds; a source checkout makes it again when they change.
-GENERATOR = ("config.py", "default.py", "goregex.py", "redact.py")
+GENERATOR = ("config.py", "default.py", "goregex.py", "redact.py", "summary.py")
 
 _cache: dict[str, Any] = {}
 
@@ -219,11 +219,12 @@ def generate(binary: str, version: str | None = None, official: bool = False) ->
     """The file's content for the default config inside the gitleaks BINARY (raises config.Unsure
     when it cannot be read): VERSION and OFFICIAL say what BINARY is (source_binary())."""
     from jouet_git import __version__
-    from jouet_git.gitleaks.config import derive_default
+    from jouet_git.gitleaks.config import derive_default, summary_of
 
     binary = os.path.realpath(binary)
     signature = _signature(binary)
     derived = derive_default(binary)
+    summary = summary_of(derived["rules"], derived["allow_paths"])
     index: dict[str, list[int]] = {}
     for number, rule in enumerate(derived["redact_rules"]):
         for keyword in rule["kw"]:
@@ -231,5 +232,6 @@ def generate(binary: str, version: str | None = None, official: bool = False) ->
     body = marshal.dumps({key: derived[key] for key in ("rules", "allow_paths", "redact_rules", "redact_allow")}, 4)
     return {"format": FORMAT, "jouet": __version__, "generator": generator_hash(), "binary": signature,
             "version": version, "official": official, "config_sha256": derived["config_sha256"],
+            "summary": summary.to_json(),
             "redact_keywords": tuple((keyword, tuple(numbers)) for keyword, numbers in index.items()),
             "body": body, "body_hash": _hash(body)}

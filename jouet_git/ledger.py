@@ -174,7 +174,7 @@ def _redact_gitleaks(text: str) -> str:
     return "".join(out)
 
 
-def stored_text(text: str | None, kept: dict[str, str] | None = None) -> str | None:
+def stored_text(text: str | None, kept: dict[tuple[str, str], str] | None = None) -> str | None:
     """TEXT as the ledger stores it: redacted and cut to MAX_TEXT; None with content off.
 
     KEPT: what earlier calls of a stream stored for each text (redacting is a function of the text
@@ -183,11 +183,25 @@ def stored_text(text: str | None, kept: dict[str, str] | None = None) -> str | N
         return None
     if kept is None:
         return _stored(text)
-    stored = kept.get(text)
+    key = ("text", text)
+    stored = kept.get(key)
     if stored is None:
         if len(kept) >= MAX_KEPT_TEXTS:
             kept.clear()
-        stored = kept[text] = _stored(text)
+        stored = kept[key] = _stored(text)
+    return stored
+
+
+def _kept_hash(root: str, kept: dict[tuple[str, str], str]) -> str | None:
+    """root_hash(ROOT) kept with a stream's texts. ROOT comes from gitdir.find, symbolic links
+    resolved, so its hash is the same each time."""
+    key = ("wt", root)
+    stored = kept.get(key)
+    if stored is None:
+        hashed = root_hash(root)
+        if hashed is None:
+            return None
+        stored = kept[key] = hashed
     return stored
 
 
@@ -221,7 +235,7 @@ def command_shape(command: Command) -> str:
 
 
 def entry(call: Call, decision: Decision, root: str | None, ms: float | None = None,
-          extra: dict[str, Any] | None = None, kept: dict[str, str] | None = None) -> dict[str, Any]:
+          extra: dict[str, Any] | None = None, kept: dict[tuple[str, str], str] | None = None) -> dict[str, Any]:
     """The ledger line for CALL and what the rules decided about it (EXTRA: fields of a stop line;
     KEPT: a stream's texts stored before, see stored_text)."""
     content = store_content()
@@ -234,7 +248,8 @@ def entry(call: Call, decision: Decision, root: str | None, ms: float | None = N
     now = time.time()
     line: dict[str, Any] = {
         "v": VERSION, "time": iso(now), "ts": round(now, 3), "harness": call.harness, "event": call.event,
-        "session": call.session, "agent": call.agent, "repo": root if content else None, "wt": root_hash(root),
+        "session": call.session, "agent": call.agent, "repo": root if content else None,
+        "wt": root_hash(root) if kept is None or root is None else _kept_hash(root, kept),
         "cwd": call.cwd if content else None, "tool": call.tool, "kind": call.kind,
         "command": stored_text(call.command, kept),
         "shape": shape(call.commands) if call.command else None,

@@ -97,8 +97,8 @@ class Runner:
         # Ledger lines held back to be written together (hold_records), and since when.
         self._pending: list[dict[str, Any]] | None = None
         self._pending_since = 0.0
-        # For a stream: the texts (commands, paths) the ledger stored, by text (ledger.stored_text).
-        self._texts: dict[str, str] | None = None
+        # For a stream: the texts (commands, paths) the ledger stored and the roots' hashes (ledger.entry).
+        self._texts: dict[tuple[str, str], str] | None = None
 
     def _repository(self, cwd: str) -> _Repository:
         return self._found(cwd)[0]

@@ -214,13 +214,17 @@ def test_a_script_starts_fresh_on_every_line_in_one_sandbox(tmp_path: Path, monk
     assert counts["call"] == 40, counts
 
 
-def test_a_stream_redacts_a_text_once_and_stores_it_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stream_redacts_a_text_and_hashes_a_root_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r", {"app.py": "x = 1\n"})
     counts: dict[str, int] = {}
     _count(monkeypatch, ledger, "redact", counts)
+    _count(monkeypatch, ledger, "root_hash", counts)
     secret = "curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' https://api.github.com"
     commands = ["git status", secret, "ls"] * 20
-    run_jsonl(io.StringIO(_lines(commands)), io.StringIO(), str(tmp_path), Runner())
-    assert counts["redact"] == 3, counts
-    stored = [line["command"] for line in _ledger()]
+    run_jsonl(io.StringIO(_lines(commands)), io.StringIO(), str(repo), Runner())
+    assert counts["redact"] == 3 and counts["root_hash"] == 1, counts
+    lines = _ledger()
+    stored = [line["command"] for line in lines]
     assert len(stored) == 60 and stored[:3] * 20 == stored
     assert "ghp_" not in stored[1] and "[redacted]" in stored[1]
+    assert {line["wt"] for line in lines} == {ledger.root_hash(str(repo))}

@@ -496,7 +496,9 @@ class ScriptHost:
         env[_SLOT] = slot  # set raw: new_env would hand the script a read-only copy
         body = self.sb.load(_FRESH_HEAD + lua + _FRESH_TAIL, os.path.basename(path), env, self.budget)
         loaded = _Loaded(path, body, slot, module)
-        loaded.first = loaded.fresh(self)
+        # The first run takes the globals the body was compiled with: untouched (the head only
+        # took the slot out of them), so a hook's one call makes no second set.
+        loaded.first = loaded.fresh(self, env)
         return loaded
 
     def returned(self, path: str) -> Any:
@@ -566,13 +568,14 @@ class _Loaded:
         except ScriptError as error:
             raise ScriptFailure(_where(self.path, error)) from None
 
-    def fresh(self, host: ScriptHost) -> Any:
-        """Run the script with new globals; its check function. Raises ScriptError, ScriptFailure."""
+    def fresh(self, host: ScriptHost, env: Any = None) -> Any:
+        """Run the script with new globals (ENV, else a new set); its check function. Raises
+        ScriptError, ScriptFailure."""
         from lupa.lua54 import lua_type
 
         if lua_type(self.body) != "function":
             raise ScriptFailure(f"{self.path}: the script must return a table with a check function")
-        self.slot[1] = host.sb.new_env({"jouet": self.module})
+        self.slot[1] = env if env is not None else host.sb.new_env({"jouet": self.module})
         try:
             returned = host.sb.call(self.body, budget=host.budget)
         finally:

@@ -203,6 +203,7 @@ def test_a_script_starts_fresh_on_every_line_in_one_sandbox(tmp_path: Path, monk
     _count(monkeypatch, sandbox.Sandbox, "__init__", counts)
     _count(monkeypatch, sandbox.Sandbox, "load", counts)
     _count(monkeypatch, sandbox.Sandbox, "call", counts)
+    _count(monkeypatch, sandbox.Sandbox, "new_env", counts)
     out = io.StringIO()
     run_jsonl(io.StringIO(_lines(["demo x", "ls", "demo y"] * 10)), out, str(tmp_path), Runner())
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
@@ -210,8 +211,10 @@ def test_a_script_starts_fresh_on_every_line_in_one_sandbox(tmp_path: Path, monk
     assert all(a["decision"] == "none" and a["errors"] == [] for a in answers), answers
     assert counts["__init__"] == 1, counts  # one Lua VM for the stream
     assert counts["load"] == 1, counts  # the script compiled once
-    # 20 lines ran it: each ran the script's body once and its check once.
+    # 20 lines ran it: each ran the script's body once, with globals of its own (the first with
+    # those it was compiled with), and its check once.
     assert counts["call"] == 40, counts
+    assert counts["new_env"] == 20, counts
 
 
 def test_a_stream_redacts_a_text_and_hashes_a_root_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

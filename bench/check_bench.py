@@ -7,7 +7,7 @@ of a shared machine. Each VENV given is timed too, in the same rounds (a "before
 
 Two corpora, each COPIES times the 120 agent commands of tests/data/shell/agent_commands.json:
 "repeated" sends them as they are (each text comes COPIES times, as an agent repeats `git status`),
-"unique" makes every line's text different (a comment ` # N` at its end, which the shell ignores), so
+"unique" makes every line's text different (a first line `# N`, a comment the shell ignores), so
 that nothing read for one line serves another: the stream's memo of commands read (shell.ParseMemo)
 helps the first and not the second.
 """
@@ -39,7 +39,7 @@ def main() -> None:
         commands = json.load(f)
     corpora = {
         "repeated": commands * copies,
-        "unique": [f"{c} # {n}" for n, c in enumerate(commands * copies)],
+        "unique": [f"# {n}\n{c}" for n, c in enumerate(commands * copies)],
     }
     calls = len(commands) * copies
     best: dict[tuple[str, str], tuple[float, float]] = {}

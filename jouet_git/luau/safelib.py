@@ -1,7 +1,9 @@
 '''The standard library rule scripts see, with every function that could escape a budget guarded.
 
 SAFELIB_LUA is a trusted chunk the sandbox runs once, after the kernel (kernel.py) and the pattern
-matcher (patterns.py). It gets the kernel table K, the matcher P and the Luau runtime's source, and
+matcher (patterns.py). It gets the kernel table K, the matcher P, the Luau runtime's source and,
+when there is one, its precompiled bytecode (precompiled.py: the sandbox checked it matches the
+source; it is loaded in binary mode, and the source compiled instead if it does not load), and
 returns the template every rule's globals are copied from. Library tables reach scripts as
 read-only proxies; the string metatable's __index is the guarded string library and its
 __metatable hides it.
@@ -31,7 +33,7 @@ the guard: the C call runs under pcall and its message is re-raised one level up
 '''
 
 SAFELIB_LUA = r"""
-local K, P, RUNTIME_SOURCE, MEMORY_LIMIT = ...
+local K, P, RUNTIME_SOURCE, MEMORY_LIMIT, RUNTIME_BINARY = ...
 local G = _G
 local C, S = K.C, K.S
 local charge, fatal, reraise, exceed = K.charge, K.fatal, K.reraise, K.exceed
@@ -786,7 +788,10 @@ local renv = {}
 for k, v in next, BASE do renv[k] = v end
 for k, v in next, LIBS do renv[k] = v end
 renv._G = renv
-local rchunk, rerr = load(RUNTIME_SOURCE, "=[jouet runtime]", "t", renv)
+local rchunk, rerr
+if RUNTIME_BINARY then rchunk = load(RUNTIME_BINARY, "=[jouet runtime]", "b", renv) end
+local runtime_precompiled = rchunk ~= nil
+if not rchunk then rchunk, rerr = load(RUNTIME_SOURCE, "=[jouet runtime]", "t", renv) end
 if not rchunk then error("the Luau runtime does not compile: " .. tostring(rerr), 0) end
 local R = rchunk()
 if type(R) ~= "table" then error("the Luau runtime did not return a table", 0) end
@@ -853,6 +858,7 @@ smt.__metatable = LOCKED
 local E = {}
 E.template = TEMPLATE
 E.runtime = K.readonly(R)
+E.runtime_precompiled = runtime_precompiled
 
 -- A fresh globals table for one rule: the template, then the given names.
 function E.new_env(extra)

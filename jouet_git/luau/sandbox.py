@@ -33,7 +33,9 @@ Use `sb.lua` only for what this class does not offer (table_from for data a prob
 run script code only through load and call, and hand scripts Python functions only through
 new_env, readonly and call, which wrap them.
 
-Importing this module is cheap: lupa and the Lua sources load when a Sandbox is created.
+Importing this module is cheap: lupa and the Lua sources load when a Sandbox is created. jouet's
+own Lua chunks load as bytecode when precompiled.py has bytecode matching their text (never a
+script's: scripts load as text only), else as text; `sb.precompiled` names those that came as bytecode.
 """
 
 from __future__ import annotations
@@ -167,6 +169,7 @@ class Sandbox:
         "_take_output",
         "lua",
         "memory_limit",
+        "precompiled",
     )
 
     def __init__(
@@ -179,14 +182,15 @@ class Sandbox:
     ) -> None:
         from lupa import lua54
 
-        from jouet_git.luau.kernel import KERNEL_LUA
-        from jouet_git.luau.patterns import PATTERNS_LUA
-        from jouet_git.luau.safelib import SAFELIB_LUA
+        from jouet_git.luau import precompiled
 
+        sources = precompiled.sources()
+        # jouet's own chunks as bytecode where it matches their text exactly (never a script's)
+        binary = precompiled.bytecode(sources)
         if runtime_lua is None:
-            from jouet_git.luau.runtime import RUNTIME_LUA
-
-            runtime_lua = RUNTIME_LUA
+            runtime_lua = sources["runtime"]
+        else:
+            binary.pop("runtime", None)
         self.memory_limit = int(memory_limit)
         self.lua = lua54.LuaRuntime(
             max_memory=self.memory_limit,
@@ -197,18 +201,29 @@ class Sandbox:
         )
         self._lua_type = lua54.lua_type
         load = self.lua.eval("load")
+        used: list[str] = []
 
-        def chunk(source: str, name: str) -> Any:
-            fn = load(source, "=" + name, "t")
+        def chunk(key: str) -> Any:
+            name = "=" + precompiled.NAMES[key]
+            code = binary.get(key)
+            if code is not None:
+                fn = load(code, name, "b")
+                if not isinstance(fn, tuple):
+                    used.append(key)
+                    return fn
+            fn = load(sources[key], name, "t")
             if isinstance(fn, tuple):
-                raise RuntimeError(f"the sandbox's own {name} does not compile: {fn[1]}")
+                raise RuntimeError(f"the sandbox's own {name[1:]} does not compile: {fn[1]}")
             return fn
 
-        kernel = chunk(KERNEL_LUA, "[jouet kernel]")(
+        kernel = chunk("kernel")(
             self.memory_limit, int(output_limit), int(argument_bytes), int(argument_items)
         )
-        patterns = chunk(PATTERNS_LUA, "[jouet patterns]")(kernel["C"], kernel["charge"])
-        env = chunk(SAFELIB_LUA, "[jouet safelib]")(kernel, patterns, runtime_lua, self.memory_limit)
+        patterns = chunk("patterns")(kernel["C"], kernel["charge"])
+        env = chunk("safelib")(kernel, patterns, runtime_lua, self.memory_limit, binary.get("runtime"))
+        if env["runtime_precompiled"]:
+            used.append("runtime")
+        self.precompiled = tuple(used)
         self._kernel = kernel
         self._runner = kernel["runner"]
         self._compile = kernel["compile"]

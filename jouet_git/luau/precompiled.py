@@ -1,0 +1,154 @@
+"""jouet's own trusted Lua chunks (the kernel, the pattern matcher, the safe library and the Luau
+runtime), precompiled to Lua bytecode, so that a sandbox loads them instead of compiling their text.
+
+Loading the four chunks as bytecode costs about a fifth of compiling them, and every hook that reaches
+a script rule makes a sandbox. Rule scripts never come as bytecode: the sandbox loads them as text
+only (mode "t").
+
+Where the bytecode lives, and why there. A wheel carries `jouet_git/luau/precompiled.marshal`, made
+when the wheel is built (hatch_build.py). In a source checkout (an editable install, the tests) it is
+made beside the sources on first use, and made again when it no longer matches them. It never lives
+in the cache directory: any process of the user (an agent's included) can write there, and a binary
+chunk is not checked by Lua the way source is; a crafted one can break out of the sandbox. The
+package directory is trusted as much as jouet's Python code is (jouet's self-defence rules keep
+agents from writing it), so the bytecode is as trusted as the sources it was made from.
+
+When it is used. Each chunk's bytecode is used only when the file records exactly the source text the
+sandbox holds now (the text itself is stored beside its bytecode: comparing it costs less than
+hashing it), the bytecode's CRC-32 matches (a damaged file), and the file was made by this lupa
+version for this Lua version (Lua checks its own header again when it loads a binary chunk). On any
+mismatch, or a file that is missing, truncated or unreadable, the sandbox compiles the text: correct,
+only slower; a wheel's file is then left as it is (as for prebuilt.marshal), a source checkout's is
+made again. The bytecode keeps its debug information (chunk names and line numbers), so errors read
+as they do from the text.
+
+    sources()          the four chunks' source text, by key
+    bytecode(sources)  the usable bytecode of each chunk, by key (only those that match)
+    generate(sources)  the file's content (the build hook writes it with marshal)
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+FILE = "precompiled.marshal"
+FORMAT = 1
+# The chunk each key names, as error messages and tracebacks show it.
+NAMES = {
+    "kernel": "[jouet kernel]",
+    "patterns": "[jouet patterns]",
+    "safelib": "[jouet safelib]",
+    "runtime": "[jouet runtime]",
+}
+
+
+def path() -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), FILE)
+
+
+def in_source_checkout() -> bool:
+    """Whether rules/ lies beside the package (a source checkout) rather than in it (a wheel), as
+    engine/prebuilt.py tells them apart."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return not os.path.isdir(os.path.join(package, "rules"))
+
+
+def sources() -> dict[str, str]:
+    """The source text of jouet's four trusted chunks, by key (see NAMES)."""
+    from jouet_git.luau.kernel import KERNEL_LUA
+    from jouet_git.luau.patterns import PATTERNS_LUA
+    from jouet_git.luau.runtime import RUNTIME_LUA
+    from jouet_git.luau.safelib import SAFELIB_LUA
+
+    return {"kernel": KERNEL_LUA, "patterns": PATTERNS_LUA, "safelib": SAFELIB_LUA, "runtime": RUNTIME_LUA}
+
+
+def vm() -> list[object]:
+    """What bytecode is valid for: this lupa version and the Lua version it runs."""
+    import lupa
+    from lupa import lua54
+
+    return [str(getattr(lupa, "__version__", "")), list(lua54.LUA_VERSION)]
+
+
+def bytecode(sources: dict[str, str]) -> dict[str, bytes]:
+    """The bytecode of each chunk of SOURCES whose text is exactly the one it was made from, for this
+    VM; chunks without one are left out (the caller compiles their text). In a source checkout a file
+    that is missing or does not match is made again first."""
+    try:
+        with open(path(), "rb") as f:
+            data = marshal.loads(f.read())
+        found = _matching(data, sources)
+    except Exception:  # missing, truncated or damaged: as if there were none
+        found = {}
+    if len(found) == len(sources) or not in_source_checkout():
+        return found
+    try:
+        data = generate(sources)
+        found = _matching(data, sources)
+        _write(marshal.dumps(data, 4))
+    except Exception:  # a read-only checkout, or a lupa that cannot dump: compile the text
+        pass
+    return found
+
+
+def _write(content: bytes) -> None:
+    """Replace the file at once (a new file renamed over it): a sandbox made at the same time reads
+    the old file or the new one, never half of one. (luau uses nothing else of jouet_git's, so not
+    store.write_atomic.)"""
+    target = path()
+    tmp = f"{target}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(content)
+        os.replace(tmp, target)
+    except BaseException:
+        import contextlib
+
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _matching(data: Any, sources: dict[str, str]) -> dict[str, bytes]:
+    from zlib import crc32  # lupa's Cython module has imported zlib already
+
+    if not (isinstance(data, dict) and data.get("format") == FORMAT and data.get("vm") == vm()):
+        return {}
+    chunks = data.get("chunks")
+    if not isinstance(chunks, dict):
+        return {}
+    found: dict[str, bytes] = {}
+    for key, source in sources.items():
+        entry = chunks.get(key)
+        if not (isinstance(entry, tuple) and len(entry) == 3):
+            continue
+        text, code, check = entry
+        if text == source and isinstance(code, bytes) and crc32(code) == check:
+            found[key] = code
+    return found
+
+
+def generate(sources: dict[str, str]) -> dict[str, Any]:
+    """The file's content: each chunk of SOURCES compiled by a fresh VM and dumped with its debug
+    information (chunk name, line numbers), beside its source text and the VM it is valid for."""
+    from zlib import crc32
+
+    from lupa import lua54
+
+    lua = lua54.LuaRuntime(encoding=None, register_eval=False, register_builtins=False)
+    load = lua.eval("load")
+    dump = lua.eval("string.dump")
+    chunks: dict[str, tuple[str, bytes, int]] = {}
+    for key, source in sources.items():
+        fn = load(source.encode("utf-8"), ("=" + NAMES[key]).encode("utf-8"), b"t")
+        if isinstance(fn, tuple):
+            raise RuntimeError(f"jouet's own Lua chunk {NAMES[key]} does not compile: {fn[1]!r}")
+        code = bytes(dump(fn, False))  # False: keep the debug information
+        chunks[key] = (source, code, crc32(code))
+    return {"format": FORMAT, "vm": vm(), "chunks": chunks}

@@ -155,7 +155,7 @@ class Call:
 
     __slots__ = (
         "_commands", "_problems", "agent", "background", "command", "cwd", "duration_ms", "event", "exit_code",
-        "harness", "input", "kind", "path", "rewrite", "session", "tool",
+        "harness", "input", "kind", "path", "reader", "rewrite", "session", "tool",
     )
 
     def __init__(
@@ -192,17 +192,22 @@ class Call:
         self.duration_ms = duration_ms
         self._commands: list[Command] | None = None
         self._problems: list[str] = []
+        # What reads the shell command instead of shell.parse: a stream's ParseMemo, or None.
+        self.reader: Any = None
 
     @property
     def commands(self) -> list[Command]:
         """The commands the shell command runs, parsed on first use."""
         if self._commands is None:
             if self.kind == KIND_SHELL and self.command:
-                from jouet_git.shell import parse
-
                 exit_code = self.exit_code if self.event == POST_TOOL_USE else None
                 cwd = self.cwd if self.cwd.startswith("/") else None
-                result = parse(self.command, exit_code, cwd)
+                if self.reader is not None:
+                    result = self.reader.parse(self.command, exit_code, cwd)
+                else:
+                    from jouet_git.shell import parse
+
+                    result = parse(self.command, exit_code, cwd)
                 self._commands = result.commands
                 self._problems = result.problems if result.incomplete else []
                 if result.incomplete and not self._problems:

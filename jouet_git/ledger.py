@@ -65,6 +65,7 @@ REDACTED = "[redacted]"
 MAX_BYTES = 16 * 1024 * 1024
 KEEP = 2  # rotated files kept: ledger.jsonl.1 and ledger.jsonl.2
 MAX_TEXT = 8192  # a command or path longer than this is cut (after redaction), and says so
+MAX_KEPT_TEXTS = 2048  # how many texts a stream keeps stored (stored_text)
 BLOCK = 64 * 1024
 
 # Programs whose first argument is a subcommand, kept in a call's shape.
@@ -191,10 +192,38 @@ def _redact_gitleaks(text: str) -> str:
     return "".join(out)
 
 
-def stored_text(text: str | None) -> str | None:
-    """TEXT as the ledger stores it: redacted and cut to MAX_TEXT; None with content off."""
+def stored_text(text: str | None, kept: dict[tuple[str, str], str] | None = None) -> str | None:
+    """TEXT as the ledger stores it: redacted and cut to MAX_TEXT; None with content off.
+
+    KEPT: what earlier calls of a stream stored for each text (redacting is a function of the text
+    alone: the ledger's patterns and gitleaks' rules shipped with the package)."""
     if text is None or not store_content():
         return None
+    if kept is None:
+        return _stored(text)
+    key = ("text", text)
+    stored = kept.get(key)
+    if stored is None:
+        if len(kept) >= MAX_KEPT_TEXTS:
+            kept.clear()
+        stored = kept[key] = _stored(text)
+    return stored
+
+
+def _kept_hash(root: str, kept: dict[tuple[str, str], str]) -> str | None:
+    """root_hash(ROOT) kept with a stream's texts. ROOT comes from gitdir.find, symbolic links
+    resolved, so its hash is the same each time."""
+    key = ("wt", root)
+    stored = kept.get(key)
+    if stored is None:
+        hashed = root_hash(root)
+        if hashed is None:
+            return None
+        stored = kept[key] = hashed
+    return stored
+
+
+def _stored(text: str) -> str:
     text = redact(text)
     if len(text) > MAX_TEXT:
         text = text[:MAX_TEXT] + " [cut]"
@@ -224,8 +253,9 @@ def command_shape(command: Command) -> str:
 
 
 def entry(call: Call, decision: Decision, root: str | None, ms: float | None = None,
-          extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ledger line for CALL and what the rules decided about it (EXTRA: fields of a stop line)."""
+          extra: dict[str, Any] | None = None, kept: dict[tuple[str, str], str] | None = None) -> dict[str, Any]:
+    """The ledger line for CALL and what the rules decided about it (EXTRA: fields of a stop line;
+    KEPT: a stream's texts stored before, see stored_text)."""
     content = store_content()
     fired = ([decision.deny] if decision.deny else []) + list(decision.warnings) + \
         ([decision.rewrite] if decision.rewrite else [])
@@ -236,11 +266,12 @@ def entry(call: Call, decision: Decision, root: str | None, ms: float | None = N
     now = time.time()
     line: dict[str, Any] = {
         "v": VERSION, "time": iso(now), "ts": round(now, 3), "harness": call.harness, "event": call.event,
-        "session": call.session, "agent": call.agent, "repo": root if content else None, "wt": root_hash(root),
+        "session": call.session, "agent": call.agent, "repo": root if content else None,
+        "wt": root_hash(root) if kept is None or root is None else _kept_hash(root, kept),
         "cwd": call.cwd if content else None, "tool": call.tool, "kind": call.kind,
-        "command": stored_text(call.command),
+        "command": stored_text(call.command, kept),
         "shape": shape(call.commands) if call.command else None,
-        "path": stored_text(call.path),
+        "path": stored_text(call.path, kept),
         "decision": decision.action or "none",
         "rules": rules,
         "errors": [{"rule": rule, "error": redact(error)} for rule, error in decision.errors],

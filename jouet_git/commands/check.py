@@ -111,14 +111,17 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
     """Answer one call per input line, in one process, flushing each answer."""
     base = default_cwd or os.getcwd()
     runner = runner or Runner()
+    runner.plan_calls = True
     runner.hold_records()
+    from jouet_git.shell import ParseMemo
+
     try:
-        return _answer_lines(stdin, stdout, base, runner, harness)
+        return _answer_lines(stdin, stdout, base, runner, harness, ParseMemo())
     finally:
         runner.write_records()
 
 
-def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: str | None) -> int:
+def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: str | None, reader: Any) -> int:
     write = stdout.write
     waiting = _waiting(stdin)
     for number, line in enumerate(stdin, 1):
@@ -137,6 +140,7 @@ def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: s
             call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
                               item.get("input") if isinstance(item.get("input"), dict) else None,
                               item.get("harness") if isinstance(item.get("harness"), str) else harness)
+            call.reader = reader  # a command read before is not read again (shell.ParseMemo)
             out: dict[str, Any] = _with_broken(runner.decide_and_record(call), runner.ruleset_for(call))
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any, Protocol
 
     from jouet_git.engine.model import Rule
+    from jouet_git.engine.plan import Planned
 
     class ScriptRunner(Protocol):
         def run(self, rule: Rule, call: Call, matched: list[int]) -> Outcome | None: ...
@@ -207,18 +208,19 @@ def run_order(rules: list[Rule]) -> list[int]:
 
 
 def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: ScriptRunner | None = None,
-           disabled: frozenset[str] = frozenset()) -> Decision:
+           disabled: frozenset[str] = frozenset(), planned: list[Planned] | None = None) -> Decision:
+    """PLANNED: for each of RULES, its matchers that could match CALL (engine/plan.py)."""
     ctx = ctx or Context()
     decision = Decision()
     jouet_only: bool | None = None
     ask: Finding | None = None
-    for rule in rules:
+    for number, rule in enumerate(rules):
         if not rule.runs or rule.on != call.event:
             continue
         if rule.source != ENFORCED and (rule.name in disabled or "all" in disabled):
             continue
         try:
-            hits = rule_matches(rule, call, ctx)
+            hits = rule_matches(rule, call, ctx, None if planned is None else planned[number])
             # Matching is cheap; what `requires` asks of the filesystem is checked only for a match.
             if hits is None or (rule.requires and not requires_found(rule.requires, call.cwd)) or (
                     rule.requires_claims and not claims_found(call.cwd)) or (

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jouet_git.engine.model import Matcher, Rule
+    from jouet_git.engine.plan import Planned
 
 _text_cache: dict[str, Any] = {}
 _NO_CONTEXT: Context
@@ -108,6 +109,49 @@ def _needles() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     from jouet_git.engine import prebuilt
 
     return prebuilt.needles()
+
+
+def subcommand(command: Command, value_flags: tuple[str, ...]) -> str | None:
+    """The word read_command compares a command pattern's second word with (worked out as it does,
+    sharing its notes): "" when there is none, None when git refuses COMMAND (nothing matches it)."""
+    argv = command.argv
+    memo = command.memo
+    if memo is None:
+        memo = command.memo = {}
+    if command.program == "git":
+        reading = memo.get("git")
+        if reading is None:
+            reading = memo["git"] = gitopts.read(argv)
+        if reading.refused is not None:
+            return None
+        argv = reading.words
+    sub_key = ("sub", value_flags)
+    i = memo.get(sub_key, 0)
+    if not i:
+        i = memo[sub_key] = cmdline.skip_global_options(command.program, argv, 1, value_flags)
+    return argv[i] if i < len(argv) else ""
+
+
+def plain_subcommand(command: Command) -> str | None:
+    """COMMAND's subcommand when it comes right after the program ("" when there is none), so that
+    every command pattern's subcommand is compared with it whatever options take values
+    (read_command); None when options come first (`git -C x status`) or git refuses COMMAND."""
+    argv = command.argv
+    if command.program == "git":
+        memo = command.memo
+        reading = memo.get("git") if memo is not None else None
+        if reading is None:
+            if memo is None:
+                memo = command.memo = {}
+            reading = memo["git"] = gitopts.read(argv)
+        if reading.refused is not None:
+            return None
+        argv = reading.words
+    if len(argv) < 2:
+        return ""
+    if cmdline.skip_global_options(command.program, argv, 1) != 1:
+        return None
+    return argv[1]
 
 
 def _regex(pattern: str) -> Any:
@@ -411,9 +455,12 @@ def state_matches(m: Matcher, call: Call, ctx: Context) -> bool:
     return True
 
 
-def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
+def matcher_matches(m: Matcher, call: Call, ctx: Context, accepted: frozenset[str] | None = None,
+                    heads: frozenset[tuple[str, str]] | None = None) -> list[int] | None:
     """None when M does not match CALL; else the indexes of the commands it matched (empty for a
-    matcher about the tool only)."""
+    matcher about the tool only). ACCEPTED: the call's programs that M's command patterns name,
+    when the caller worked them out already; HEADS: the (program, subcommand) pairs M's command
+    patterns begin with, when each begins with a plain program and subcommand (engine/plan.py)."""
     if not tool_matches(m, call, ctx):
         return None
     if m.command is None:
@@ -424,7 +471,12 @@ def matcher_matches(m: Matcher, call: Call, ctx: Context) -> list[int] | None:
     hits: list[int] = []
     for index, command in enumerate(commands):
         program = command.program
-        if program not in literal and not (wild and _wild_match(wild, program)):
+        if accepted is not None:
+            if program not in accepted:
+                continue
+            if heads is not None and (program, subcommand(command, m.value_flags)) not in heads:
+                continue  # no pattern's subcommand is the command's (read_command would say None)
+        elif program not in literal and not (wild and _wild_match(wild, program)):
             continue
         if command_matches(m, command, call, commands, ctx):
             hits.append(index)
@@ -440,11 +492,30 @@ def _wild_match(patterns: tuple[str, ...], program: str) -> bool:
     return False
 
 
-def rule_matches(rule: Rule, call: Call, ctx: Context) -> list[int] | None:
-    """None when no matcher of RULE matches; else the indexes of every command any matcher matched."""
+def rule_matches(rule: Rule, call: Call, ctx: Context, planned: Planned | None = None) -> list[int] | None:
+    """None when no matcher of RULE matches; else the indexes of every command any matcher matched.
+
+    PLANNED: the matchers of RULE that could match a call like CALL, each with the call's programs
+    it names (engine/plan.py), instead of working them out here."""
+    if planned is not None:
+        return _planned_matches(planned, call, ctx)
     found: list[int] | None = None
     for m in rule.matchers_for({c.program for c in call.commands}):
         hits = matcher_matches(m, call, ctx)
+        if hits is None:
+            continue
+        if found is None:
+            found = []
+        for index in hits:
+            if index not in found:
+                found.append(index)
+    return found
+
+
+def _planned_matches(planned: Planned, call: Call, ctx: Context) -> list[int] | None:
+    found: list[int] | None = None
+    for m, accepted, heads in planned:
+        hits = matcher_matches(m, call, ctx, accepted, heads)
         if hits is None:
             continue
         if found is None:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jouet_git.engine.model import Rule
+    from jouet_git.engine.plan import Planned, Plans
 
 # How many ledger lines, and for how long, a stream of calls may hold back (Runner.hold_records).
 HELD_LINES = 256
@@ -56,19 +57,21 @@ class LazyScripts:
 class _Repository:
     """What the runner keeps for one repository root: its rule set and its script host."""
 
-    __slots__ = ("root", "ruleset", "scripts")
+    __slots__ = ("plans", "root", "ruleset", "scripts")
 
     def __init__(self, root: str | None, ruleset: RuleSet) -> None:
         self.root = root
         self.ruleset = ruleset
         self.scripts = LazyScripts()
+        # For a stream of calls (Runner.plan_calls): the rules that could match each shape of call.
+        self.plans: Plans | None = None
 
 
 class Runner:
     """Turns Calls into Decisions for every entry point, and records them."""
 
-    __slots__ = ("_decided", "_pending", "_pending_since", "_repos", "_state", "allow", "disable_only", "kept_on",
-                 "record_calls", "use_cache")
+    __slots__ = ("_decided", "_pending", "_pending_since", "_repos", "_state", "_texts", "allow", "disable_only",
+                 "kept_on", "plan_calls", "record_calls", "use_cache")
 
     def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True,
                  disable_only: frozenset[str] | None = None) -> None:
@@ -81,6 +84,9 @@ class Runner:
         self.kept_on: list[str] = []
         self.record_calls = record
         self.use_cache = use_cache
+        # Work out once per shape of call which rules and matchers could match it (engine/plan.py):
+        # for a stream of calls, where the same shapes come again.
+        self.plan_calls = False
         self._repos: dict[str | None, _Repository] = {}
         # The last call decided and its state (what it reads), for record() to remember.
         self._state: tuple[Call, Any] | None = None
@@ -91,6 +97,8 @@ class Runner:
         # Ledger lines held back to be written together (hold_records), and since when.
         self._pending: list[dict[str, Any]] | None = None
         self._pending_since = 0.0
+        # For a stream: the texts (commands, paths) the ledger stored and the roots' hashes (ledger.entry).
+        self._texts: dict[tuple[str, str], str] | None = None
 
     def _repository(self, cwd: str) -> _Repository:
         return self._found(cwd)[0]
@@ -135,14 +143,23 @@ class Runner:
         if only is not None:
             decision = decide(only, call, ctx, repo.scripts)
         else:
-            rules = repo.ruleset.candidates({c.program for c in call.commands})
+            planned: list[Planned] | None = None
+            if self.plan_calls:
+                if repo.plans is None:
+                    from jouet_git.engine.plan import Plans
+
+                    repo.plans = Plans()
+                plan = repo.plans.get(call, repo.ruleset)
+                rules, planned = plan.rules, plan.matchers
+            else:
+                rules = repo.ruleset.candidates({c.program for c in call.commands})
             disabled = repo.ruleset.disabled_now()
-            decision = decide(rules, call, ctx, repo.scripts, disabled)
+            decision = decide(rules, call, ctx, repo.scripts, disabled, planned)
             while self.allow and decision.deny is not None and decision.deny.rule in self.allow \
                     and not decision.deny.source_label.startswith("enforced"):
                 decision.allowed.append(decision.deny.rule)
                 let_through = decision.allowed
-                decision = decide(rules, call, ctx, repo.scripts, disabled | frozenset(let_through))
+                decision = decide(rules, call, ctx, repo.scripts, disabled | frozenset(let_through), planned)
                 decision.allowed = let_through
         decision.ms = (time.perf_counter() - started) * 1000
         return decision
@@ -157,7 +174,7 @@ class Runner:
 
         try:
             root = self._repository_of(call).root
-            line = ledger.entry(call, decision, root, decision.ms, extra)
+            line = ledger.entry(call, decision, root, decision.ms, extra, self._texts)
             pending = self._pending
             if pending is None:
                 ledger.append(line)
@@ -173,9 +190,12 @@ class Runner:
 
     def hold_records(self) -> None:
         """Hold ledger lines back and write them together (at most HELD_LINES of them, for at most
-        HELD_SECONDS between calls), for a stream of calls: write_records() writes what is held."""
+        HELD_SECONDS between calls), for a stream of calls: write_records() writes what is held.
+        A text that comes again is redacted once."""
         if self._pending is None:
             self._pending = []
+        if self._texts is None:
+            self._texts = {}
 
     def write_records(self) -> None:
         """Write the ledger lines held back (never raises)."""

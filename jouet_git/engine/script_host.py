@@ -178,7 +178,7 @@ class ScriptHost:
         # Examples run with a plugin's own default settings, so a person narrowing them does not break
         # the plugin's examples; hooks run with the settings in force.
         self.examples = examples
-        self._checks: dict[str, Any] = {}
+        self._checks: dict[str, _Loaded] = {}
         self._failures: dict[str, str] = {}
         self._current: _Current | None = None
         self._next_tag = 0
@@ -456,42 +456,53 @@ class ScriptHost:
     # ------------------------------------------------------------------ running
 
     def check_for(self, rule: Rule) -> Any:
-        """The rule's check function, loading its script on first use."""
+        """The rule's check function, with state of its own (see _Loaded.check)."""
+        return self._loaded(rule).check(self)
+
+    def _loaded(self, rule: Rule) -> _Loaded:
+        """The rule's script, compiled on first use. Raises ScriptFailure."""
         path = rule.script
         assert path is not None
         settings = self._settings(rule)
         key = f"{rule.name}\0{path}\0{json.dumps(settings, sort_keys=True, default=str)}"
         if key in self._failures:
             raise ScriptFailure(self._failures[key])
-        check = self._checks.get(key)
-        if check is not None:
-            return check
-        from lupa.lua54 import lua_type
-
+        loaded = self._checks.get(key)
+        if loaded is not None:
+            return loaded
         try:
-            env = self.sb.new_env({"jouet": self._module_for(settings)})
+            module = self._module_for(settings)
             # A built-in rule's script is never read from the cache directory (engine/prebuilt.py).
             cache = rule.source != BUILTIN
             try:
-                loaded = self.sb.load(lua_for(path, cache=cache), os.path.basename(path), env, self.budget)
+                loaded = self._compile(path, lua_for(path, cache=cache), module)
             except ScriptError:
                 if not cache:
                     raise
                 # A cached translation that does not load (a damaged cache file) is made again
                 # from the script; a script that fails again fails for real.
-                env = self.sb.new_env({"jouet": self._module_for(settings)})
-                loaded = self.sb.load(lua_for(path, fresh=True), os.path.basename(path), env, self.budget)
-            check = loaded.get("check") if isinstance(loaded, dict) else None
-            if check is None or lua_type(check) != "function":
-                raise ScriptFailure(f"{path}: the script must return a table with a check function")
+                loaded = self._compile(path, lua_for(path, fresh=True), module)
         except ScriptError as error:
             self._failures[key] = _where(path, error)
             raise ScriptFailure(self._failures[key]) from None
         except ScriptFailure as error:
             self._failures[key] = str(error)
             raise
-        self._checks[key] = check
-        return check
+        self._checks[key] = loaded
+        return loaded
+
+    def _compile(self, path: str, lua: str, module: Any) -> _Loaded:
+        """Compile the script at PATH (its Lua translation LUA) once, as a body that runs the whole
+        script again with globals of its own each time it is called, and run it a first time."""
+        slot = self.sb.lua.table()
+        env = self.sb.new_env({"jouet": module})
+        env[_SLOT] = slot  # set raw: new_env would hand the script a read-only copy
+        body = self.sb.load(_FRESH_HEAD + lua + _FRESH_TAIL, os.path.basename(path), env, self.budget)
+        loaded = _Loaded(path, body, slot, module)
+        # The first run takes the globals the body was compiled with: untouched (the head only
+        # took the slot out of them), so a hook's one call makes no second set.
+        loaded.first = loaded.fresh(self, env)
+        return loaded
 
     def returned(self, path: str) -> Any:
         """What the script at PATH returns when it loads (an old-style rule file's table), as plain
@@ -503,7 +514,9 @@ class ScriptHost:
             raise ScriptFailure(_where(path, error)) from None
 
     def run(self, rule: Rule, call: Call, matched: list[int], probes: Any) -> Outcome | None:
-        """What the rule's script says about CALL, before the rule's mode applies."""
+        """What the rule's script says about CALL, before the rule's mode applies. The script runs
+        from its first line with fresh globals for every call (loaded once, run as many times), so
+        nothing one call leaves in them reaches the next call of a stream."""
         check = self.check_for(rule)
         self._current = _Current(rule, call, probes)
         self._tags = {}
@@ -520,6 +533,60 @@ class ScriptHost:
             self._current = None
             self._tags = {}
         return _outcome(rule, result, records)
+
+
+# A script is compiled once inside a function that, each time it is called, takes fresh globals
+# from the slot (set by _Loaded.fresh just before) and runs the whole script with them, with the Luau
+# runtime as its `...`: what a run leaves in its globals, its top-level locals and its tables is gone
+# on the next run, as in a hook process of its own. All on the script's first line, so that lines
+# in error messages stay the script's own.
+_SLOT = "__jouet_fresh_globals"
+_FRESH_HEAD = (f"local __jouet_runtime, __jouet_slot = ..., {_SLOT}; {_SLOT} = nil; "
+               "return function() local _ENV = __jouet_slot[1]; __jouet_slot[1] = nil; "
+               "return (function(...) ")
+_FRESH_TAIL = "\nend)(__jouet_runtime) end\n"
+
+
+class _Loaded:
+    """A rule's compiled script, and the check function of a run not used yet."""
+
+    __slots__ = ("body", "first", "module", "path", "slot")
+
+    def __init__(self, path: str, body: Any, slot: Any, module: Any) -> None:
+        self.path = path
+        self.body = body
+        self.slot = slot
+        self.module = module
+        self.first: Any = None
+
+    def check(self, host: ScriptHost) -> Any:
+        """A check function from a run of the script no call has used: the first run's (made when
+        the script was compiled), then one from a new run for each call."""
+        check = self.first
+        if check is not None:
+            self.first = None
+            return check
+        try:
+            return self.fresh(host)
+        except ScriptError as error:
+            raise ScriptFailure(_where(self.path, error)) from None
+
+    def fresh(self, host: ScriptHost, env: Any = None) -> Any:
+        """Run the script with new globals (ENV, else a new set); its check function. Raises
+        ScriptError, ScriptFailure."""
+        from lupa.lua54 import lua_type
+
+        if lua_type(self.body) != "function":
+            raise ScriptFailure(f"{self.path}: the script must return a table with a check function")
+        self.slot[1] = env if env is not None else host.sb.new_env({"jouet": self.module})
+        try:
+            returned = host.sb.call(self.body, budget=host.budget)
+        finally:
+            self.slot[1] = None
+        check = returned.get("check") if isinstance(returned, dict) else None
+        if check is None or lua_type(check) != "function":
+            raise ScriptFailure(f"{self.path}: the script must return a table with a check function")
+        return check
 
 
 def _where(path: str, error: ScriptError) -> str:

@@ -13,15 +13,20 @@ chunk is not checked by Lua the way source is; a crafted one can break out of th
 package directory is trusted as much as jouet's Python code is (jouet's self-defence rules keep
 agents from writing it), so the bytecode is as trusted as the sources it was made from.
 
-When it is used. Each chunk's bytecode is used only when the file records exactly the source text the
-sandbox holds now (the text itself is stored beside its bytecode: comparing it costs less than
-hashing it), the bytecode's CRC-32 matches (a damaged file), and the file was made by this lupa
-version for this Lua version (Lua checks its own header again when it loads a binary chunk). On any
-mismatch, or a file that is missing, truncated or unreadable, the sandbox compiles the text: correct,
-only slower; a wheel's file is then left as it is (as for prebuilt.marshal), a source checkout's is
-made again. The bytecode keeps its debug information (chunk names and line numbers), so errors read
-as they do from the text.
+When it is used. A wheel's file was made from the very sources shipped beside it, and nothing writes
+it afterwards (as prebuilt.marshal, the built-in rules): when it is whole and made by this lupa, the
+texts it records are taken as the sources, and the four source modules are not even imported.
+Otherwise (a source checkout, or a wheel's file that is missing, damaged or made by another lupa)
+each chunk's bytecode is used only when the file records exactly the source text the sandbox holds
+now (the text itself is stored beside its bytecode: comparing it costs less than hashing it), the
+bytecode's CRC-32 matches (a damaged file), and the file was made by this lupa version for this Lua
+version (Lua checks its own header again when it loads a binary chunk). On any mismatch, or a file
+that is missing, truncated or unreadable, the sandbox compiles the text: correct, only slower; a
+wheel's file is then left as it is (as for prebuilt.marshal), a source checkout's is made again. The
+bytecode keeps its debug information (chunk names and line numbers), so errors read as they do from
+the text.
 
+    chunks()           the four chunks' source text and their usable bytecode, by key
     sources()          the four chunks' source text, by key
     bytecode(sources)  the usable bytecode of each chunk, by key (only those that match)
     generate(sources)  the file's content (the build hook writes it with marshal)
@@ -73,6 +78,38 @@ def vm() -> list[object]:
     from jouet_git.luau import lupa_import
 
     return [lupa_import.version(), list(lupa_import.lua54().LUA_VERSION)]
+
+
+def chunks() -> tuple[dict[str, str], dict[str, bytes]]:
+    """The source text and the usable bytecode of jouet's four chunks, by key: from a wheel's file
+    alone when it is whole and made by this lupa (see the module's docstring), else sources() and
+    bytecode() of them."""
+    if not in_source_checkout():
+        try:
+            with open(path(), "rb") as f:
+                data = marshal.loads(f.read())
+            texts = _recorded(data)
+            found = _matching(data, texts) if texts is not None else {}
+        except Exception:  # missing, truncated or damaged: read the sources
+            texts, found = None, {}
+        if texts is not None and len(found) == len(NAMES):
+            return texts, found
+    texts = sources()
+    return texts, bytecode(texts)
+
+
+def _recorded(data: Any) -> dict[str, str] | None:
+    """The source text the file DATA records for each chunk, or None when any is missing."""
+    chunks = data.get("chunks") if isinstance(data, dict) else None
+    if not isinstance(chunks, dict):
+        return None
+    texts: dict[str, str] = {}
+    for key in NAMES:
+        entry = chunks.get(key)
+        if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str)):
+            return None
+        texts[key] = entry[0]
+    return texts
 
 
 def bytecode(sources: dict[str, str]) -> dict[str, bytes]:

@@ -185,9 +185,8 @@ class Sandbox:
 
         lua54 = lupa_lua54()
 
-        sources = precompiled.sources()
         # jouet's own chunks as bytecode where it matches their text exactly (never a script's)
-        binary = precompiled.bytecode(sources)
+        sources, binary = precompiled.chunks()
         if runtime_lua is None:
             runtime_lua = sources["runtime"]
         else:

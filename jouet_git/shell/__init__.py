@@ -15,7 +15,7 @@ from jouet_git.call import Command
 from jouet_git.shell.reader import MAX_SIZE, Reader, Shared
 from jouet_git.shell.wrappers import program_name, unwrap
 
-__all__ = ["ParseResult", "dirs", "parse", "program_name", "unwrap"]
+__all__ = ["ParseMemo", "ParseResult", "dirs", "parse", "program_name", "unwrap"]
 
 
 class ParseResult:
@@ -27,12 +27,16 @@ class ParseResult:
     commands:", "too many words:", "too many variables:", "too much nested text:").
     """
 
-    __slots__ = ("commands", "incomplete", "problems")
+    __slots__ = ("commands", "incomplete", "problems", "read_files")
 
-    def __init__(self, commands: list[Command], incomplete: bool, problems: list[str]) -> None:
+    def __init__(self, commands: list[Command], incomplete: bool, problems: list[str],
+                 read_files: bool = False) -> None:
         self.commands = commands
         self.incomplete = incomplete
         self.problems = problems
+        # Whether the reader looked for a script file on disk (`bash x.sh` with a cwd): the result
+        # then holds for the files as they were, not for the text alone.
+        self.read_files = read_files
 
     def to_json(self) -> dict[str, object]:
         return {"commands": [c.to_json() for c in self.commands], "incomplete": self.incomplete,
@@ -74,7 +78,46 @@ def parse(script: str, exit_code: int | None = None, cwd: str | None = None) -> 
         from jouet_git.shell.status import assign
 
         assign(items, sh.top, exit_code)
-    return ParseResult(commands, sh.incomplete, sh.problems)
+    return ParseResult(commands, sh.incomplete, sh.problems, sh.reads > 0)
+
+
+class ParseMemo:
+    """parse() for a stream of calls (`jouet check --jsonl`), which keeps what it read by the exact
+    text, exit code and directory, and hands back a copy of it when the same command comes again.
+
+    Only a result that depends on nothing but those is kept: not one for which the reader looked
+    for a file on disk (`bash x.sh`, which may change between calls), nor one the reader failed on.
+    The Command objects are shared between the calls given them: nothing changes them once read
+    (their `memo` holds what matching worked out from their words alone). `parsed` counts the
+    commands actually read, `kept` those served from the memo (tests read them).
+    """
+
+    __slots__ = ("_kept", "kept", "parsed")
+
+    # How many results to keep, and the longest text kept (a long here-document is rarely repeated).
+    MAX_RESULTS = 2048
+    MAX_TEXT = 16 * 1024
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, int | None, str | None], ParseResult] = {}
+        self.parsed = 0
+        self.kept = 0
+
+    def parse(self, script: str, exit_code: int | None = None, cwd: str | None = None) -> ParseResult:
+        key = (script, exit_code, cwd)
+        result = self._kept.get(key)
+        if result is not None:
+            self.kept += 1
+        else:
+            result = parse(script, exit_code, cwd)
+            self.parsed += 1
+            if result.read_files or len(script) > self.MAX_TEXT or any(
+                    p.startswith("internal error:") for p in result.problems):
+                return result
+            if len(self._kept) >= self.MAX_RESULTS:
+                self._kept.clear()
+            self._kept[key] = result
+        return ParseResult(list(result.commands), result.incomplete, list(result.problems))
 
 
 def dirs(commands: list[Command]) -> list[str | bool | None]:

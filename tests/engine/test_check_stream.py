@@ -17,7 +17,10 @@ import pytest
 from testing import git, jouet_exe, make_repo
 
 from jouet_git import gitdir, guarded, ledger
+from jouet_git.call import KIND_EDIT, KIND_READ, Call
 from jouet_git.commands.check import run_jsonl
+from jouet_git.engine import plan as plan_module
+from jouet_git.engine import ruleset as ruleset_module
 from jouet_git.engine import runner as runner_module
 from jouet_git.engine.runner import Runner
 
@@ -119,3 +122,112 @@ def test_a_client_that_waits_finds_its_answer_and_its_ledger_line(tmp_path: Path
         proc.stdin.close()
         proc.wait(timeout=60)
     assert [line["decision"] for line in _ledger()] == ["deny", "none", "deny"]
+
+
+def _agent_commands() -> list[str]:
+    with open(Path(__file__).parent.parent / "data" / "shell" / "agent_commands.json", encoding="utf-8") as f:
+        commands: list[str] = json.load(f)
+    return commands
+
+
+def _example_commands(ruleset: Any) -> list[str]:
+    """The shell commands of every rule's examples (fires and quiet)."""
+    out = []
+    for rule in ruleset.rules:
+        for kind in ("fires", "quiet"):
+            for example in rule.examples.get(kind) or ():
+                command = example.get("command") if isinstance(example, dict) else example
+                if isinstance(command, str):
+                    out.append(command)
+    return out
+
+
+def test_planned_matching_decides_as_the_plain_path(tmp_path: Path) -> None:
+    """A plan only skips rules and matchers sure not to match: every decision is the same."""
+    repo = make_repo(tmp_path / "r", {"app.py": "x = 1\n"})
+    commands = [*_agent_commands(), *_example_commands(ruleset_module.load(str(tmp_path))),
+                "git -C sub -c core.x=1 push --force origin main", "git --git-dir=.git stash drop", "git pus -f"]
+    assert len(commands) > 500
+    plain = Runner(record=False)
+    planned = Runner(record=False)
+    planned.plan_calls = True
+    for command in commands:
+        for cwd in (repo, tmp_path):
+            one = plain.decide(Call(command=command, cwd=str(cwd)))
+            other = planned.decide(Call(command=command, cwd=str(cwd)))
+            assert one.to_json() == other.to_json(), command
+    for tool, path in (("Read", ".env"), ("Edit", "app.py"), ("Write", ".git/hooks/pre-commit"), ("Grep", "src")):
+        call = Call(tool=tool, kind=KIND_READ if tool == "Read" else KIND_EDIT, path=path, cwd=str(repo))
+        other_call = Call(tool=tool, kind=call.kind, path=path, cwd=str(repo))
+        assert plain.decide(call).to_json() == planned.decide(other_call).to_json(), tool
+
+
+def test_a_plan_is_made_once_per_shape_of_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    counts: dict[str, int] = {}
+    _count(monkeypatch, plan_module, "make", counts)
+    commands = ["git status", "git status --short", "git add -A", "ls -la", "ls", "git log | head", "cat a.txt",
+                "cat b.txt", "git -C sub status"]
+    run_jsonl(io.StringIO(_lines(commands * 50)), io.StringIO(), str(tmp_path), Runner())
+    # Shapes: git status, git add, ls (whatever follows: no rule names a subcommand of ls), git log
+    # with head, cat, git with options before its subcommand: six plans for 450 lines.
+    assert counts["make"] == 6, counts
+
+
+STATEFUL = """
+local runs = 0
+local seen = {}
+return {check = function(c)
+  runs = runs + 1
+  seen[#seen + 1] = c.command
+  calls = (calls or 0) + 1
+  if runs > 1 or #seen > 1 or calls > 1 then
+    return jouet.warn("state left by an earlier call: " .. runs .. " " .. #seen .. " " .. calls)
+  end
+  return nil
+end}
+"""
+
+
+def test_a_script_starts_fresh_on_every_line_in_one_sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Globals, top-level locals and tables a script changed on one line are gone on the next (as in
+    hooks, a process a call), while the stream makes one sandbox and compiles the script once."""
+    rules = Path(os.environ["JOUET_CONFIG_DIR"]) / "rules"
+    rules.mkdir(parents=True, exist_ok=True)
+    (rules / "stateful.luau").write_text(STATEFUL)
+    (rules / "stateful.toml").write_text(
+        '[[rule]]\nname = "stateful"\nwhy = "testing"\nscript = "stateful.luau"\n[rule.match]\ncommand = "demo"\n'
+        '[rule.examples]\nfires = []\nquiet = ["demo x"]\n')
+    from jouet_git.luau import sandbox
+
+    counts: dict[str, int] = {}
+    _count(monkeypatch, sandbox.Sandbox, "__init__", counts)
+    _count(monkeypatch, sandbox.Sandbox, "load", counts)
+    _count(monkeypatch, sandbox.Sandbox, "call", counts)
+    _count(monkeypatch, sandbox.Sandbox, "new_env", counts)
+    out = io.StringIO()
+    run_jsonl(io.StringIO(_lines(["demo x", "ls", "demo y"] * 10)), out, str(tmp_path), Runner())
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 30
+    assert all(a["decision"] == "none" and a["errors"] == [] for a in answers), answers
+    assert counts["__init__"] == 1, counts  # one Lua VM for the stream
+    assert counts["load"] == 1, counts  # the script compiled once
+    # 20 lines ran it: each ran the script's body once, with globals of its own (the first with
+    # those it was compiled with), and its check once.
+    assert counts["call"] == 40, counts
+    assert counts["new_env"] == 20, counts
+
+
+def test_a_stream_redacts_a_text_and_hashes_a_root_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r", {"app.py": "x = 1\n"})
+    counts: dict[str, int] = {}
+    _count(monkeypatch, ledger, "redact", counts)
+    _count(monkeypatch, ledger, "root_hash", counts)
+    secret = "curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' https://api.github.com"
+    commands = ["git status", secret, "ls"] * 20
+    run_jsonl(io.StringIO(_lines(commands)), io.StringIO(), str(repo), Runner())
+    assert counts["redact"] == 3 and counts["root_hash"] == 1, counts
+    lines = _ledger()
+    stored = [line["command"] for line in lines]
+    assert len(stored) == 60 and stored[:3] * 20 == stored
+    assert "ghp_" not in stored[1] and "[redacted]" in stored[1]
+    assert {line["wt"] for line in lines} == {ledger.root_hash(str(repo))}

@@ -8,6 +8,7 @@ and once with every pattern forced through the Lua matcher.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -310,7 +311,9 @@ def guarded_sandbox(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
     if request.param == "lua-only":
         mp = pytest.MonkeyPatch()
         mp.setattr(safelib, "SAFELIB_LUA", safelib.SAFELIB_LUA.replace("local E_MAX = 1000000", "local E_MAX = -1"))
-        mp.setattr(precompiled, "in_source_checkout", lambda: False)  # compile the edited text, keep the file
+        # A wheel without the file: the edited text is compiled, and the package's file is left alone.
+        mp.setattr(precompiled, "in_source_checkout", lambda: False)
+        mp.setattr(precompiled, "path", lambda: os.devnull + ".jouet-no-such-file")
         try:
             yield Sandbox()
         finally:
@@ -356,7 +359,9 @@ def test_forced_lua_path_really_runs_in_lua() -> None:
     """With E_MAX below every cost, a catastrophic pattern is interrupted by the hook, in Lua."""
     mp = pytest.MonkeyPatch()
     mp.setattr(safelib, "SAFELIB_LUA", safelib.SAFELIB_LUA.replace("local E_MAX = 1000000", "local E_MAX = -1"))
-    mp.setattr(precompiled, "in_source_checkout", lambda: False)  # compile the edited text, keep the file
+    # A wheel without the file: the edited text is compiled, and the package's file is left alone.
+    mp.setattr(precompiled, "in_source_checkout", lambda: False)
+    mp.setattr(precompiled, "path", lambda: os.devnull + ".jouet-no-such-file")
     try:
         sb = Sandbox()
     finally:

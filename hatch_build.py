@@ -53,7 +53,10 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
             data = prebuilt.generate(os.path.join(self.root, "rules"), os.path.join(self.root, "plugins"))
             gitleaks = default.make()
             try:
-                bytecode: dict[str, Any] | None = precompiled.generate(precompiled.sources())
+                from jouet_git.engine.script_host import builtin_script_texts
+
+                scripts = builtin_script_texts([os.path.join(self.root, "rules"), os.path.join(self.root, "plugins")])
+                bytecode: dict[str, Any] | None = precompiled.generate(precompiled.sources(), scripts)
             except Exception as e:  # no lupa in the build environment, or one that cannot dump
                 bytecode = None
                 self.app.display_warning(

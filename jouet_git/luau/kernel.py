@@ -708,8 +708,13 @@ function K.source_name(fn)
   return sanitize(s_sub(source, 2))
 end
 
--- Compiling a script's chunk: text only, never bytecode.
-function K.compile(source, chunkname, env)
+-- Compiling a script's chunk: its text, or the bytecode Python found in the package for exactly
+-- that text (a built-in rule's, see precompiled.py); never bytecode from anywhere else.
+function K.compile(source, chunkname, env, code)
+  if code ~= nil then
+    local fn = load(code, "=" .. chunkname, "b", env)
+    if fn then return fn end
+  end
   local fn, err = load(source, "=" .. chunkname, "t", env)
   if fn then return fn end
   return nil, sanitize(clip(err, 2000))

@@ -27,6 +27,7 @@ bytecode keeps its debug information (chunk names and line numbers), so errors r
 the text.
 
     chunks()           the four chunks' source text and their usable bytecode, by key
+    script(name, text) the bytecode of a built-in rule's script made from exactly TEXT (wheels only)
     sources()          the four chunks' source text, by key
     bytecode(sources)  the usable bytecode of each chunk, by key (only those that match)
     generate(sources)  the file's content (the build hook writes it with marshal)
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 
 FILE = "precompiled.marshal"
 FORMAT = 1
+# The "scripts" of the wheel's file once chunks() took the file (a one-item list; see script()).
+_SCRIPTS: list[Any] = []
 # The chunk each key names, as error messages and tracebacks show it.
 NAMES = {
     "kernel": "[jouet kernel]",
@@ -84,6 +87,7 @@ def chunks() -> tuple[dict[str, str], dict[str, bytes]]:
     """The source text and the usable bytecode of jouet's four chunks, by key: from a wheel's file
     alone when it is whole and made by this lupa (see the module's docstring), else sources() and
     bytecode() of them."""
+    _SCRIPTS[:] = []
     if not in_source_checkout():
         try:
             with open(path(), "rb") as f:
@@ -93,9 +97,31 @@ def chunks() -> tuple[dict[str, str], dict[str, bytes]]:
         except Exception:  # missing, truncated or damaged: read the sources
             texts, found = None, {}
         if texts is not None and len(found) == len(NAMES):
+            _SCRIPTS[:] = [data.get("scripts")]
             return texts, found
     texts = sources()
     return texts, bytecode(texts)
+
+
+def script(name: str, text: str) -> bytes | None:
+    """The bytecode of the built-in rule script NAME when the wheel's file holds one made from
+    exactly TEXT (the Lua the sandbox is about to compile), else None.
+
+    The wheel carries the bytecode of its built-in rules' scripts (hatch_build.py), as they are
+    compiled: their Lua translation wrapped as the script host runs it. The text is compared whole,
+    so the bytecode is used only where compiling TEXT would make the same function, whoever handed
+    TEXT over; the bytecode itself comes only from the package's file."""
+    from zlib import crc32
+
+    scripts = _SCRIPTS[0] if _SCRIPTS else None
+    entries = scripts.get(name) if isinstance(scripts, dict) else None
+    for entry in entries if isinstance(entries, list) else ():
+        if not (isinstance(entry, tuple) and len(entry) == 3):
+            continue
+        stored, code, check = entry
+        if stored == text and isinstance(code, bytes) and crc32(code) == check:
+            return code
+    return None
 
 
 def _recorded(data: Any) -> dict[str, str] | None:
@@ -170,9 +196,11 @@ def _matching(data: Any, sources: dict[str, str]) -> dict[str, bytes]:
     return found
 
 
-def generate(sources: dict[str, str]) -> dict[str, Any]:
+def generate(sources: dict[str, str], scripts: list[tuple[str, str]] | None = None) -> dict[str, Any]:
     """The file's content: each chunk of SOURCES compiled by a fresh VM and dumped with its debug
-    information (chunk name, line numbers), beside its source text and the VM it is valid for."""
+    information (chunk name, line numbers), beside its source text and the VM it is valid for; and
+    with SCRIPTS ((chunk name, Lua text) pairs: the built-in rules' scripts as the host compiles
+    them), theirs too, by chunk name (see script())."""
     from zlib import crc32
 
     from lupa import lua54
@@ -187,4 +215,11 @@ def generate(sources: dict[str, str]) -> dict[str, Any]:
             raise RuntimeError(f"jouet's own Lua chunk {NAMES[key]} does not compile: {fn[1]!r}")
         code = bytes(dump(fn, False))  # False: keep the debug information
         chunks[key] = (source, code, crc32(code))
-    return {"format": FORMAT, "vm": vm(), "chunks": chunks}
+    compiled: dict[str, list[tuple[str, bytes, int]]] = {}
+    for name, text in scripts or ():
+        fn = load(text.encode("utf-8"), ("=" + name).encode("utf-8"), b"t")
+        if isinstance(fn, tuple):
+            continue  # a script that does not compile fails when it runs, as it would anyway
+        code = bytes(dump(fn, False))
+        compiled.setdefault(name, []).append((text, code, crc32(code)))
+    return {"format": FORMAT, "vm": vm(), "chunks": chunks, "scripts": compiled}

@@ -170,6 +170,7 @@ class Sandbox:
         "lua",
         "memory_limit",
         "precompiled",
+        "scripts_precompiled",
     )
 
     def __init__(
@@ -224,6 +225,8 @@ class Sandbox:
         if env["runtime_precompiled"]:
             used.append("runtime")
         self.precompiled = tuple(used)
+        # The scripts loaded from bytecode (built-in rules' in a wheel: precompiled.script).
+        self.scripts_precompiled: list[str] = []
         self._kernel = kernel
         self._runner = kernel["runner"]
         self._compile = kernel["compile"]
@@ -375,7 +378,12 @@ class Sandbox:
                 f"the script is {len(lua_source)} bytes; scripts are limited to {MAX_SOURCE} bytes",
                 chunkname,
             )
-        fn = self._compile(lua_source, chunkname, env)
+        from jouet_git.luau import precompiled
+
+        code = precompiled.script(chunkname, lua_source)
+        fn = self._compile(lua_source, chunkname, env, code)
+        if code is not None and not isinstance(fn, tuple):
+            self.scripts_precompiled.append(chunkname)
         if isinstance(fn, tuple):
             message, line = _split_position(str(fn[1]), chunkname)
             raise ScriptError(message, chunkname, line)

@@ -332,3 +332,65 @@ def test_the_build_hook_puts_it_in_the_wheel(monkeypatch: pytest.MonkeyPatch) ->
     finally:
         hook.finalize("standard", build_data, "")
     assert not os.path.exists(built)
+
+
+# Built-in rules' scripts ------------------------------------------------------------------------
+
+
+def test_a_script_made_from_exactly_its_text_loads_as_bytecode(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "local R = ... return { R.tostr(0.5), 2 + 3 }"
+    write(target, precompiled.generate(precompiled.sources(), [("t.lua", text), ("t.lua", "return 'other'")]))
+    wheel(monkeypatch)
+    sb = Sandbox()
+    assert sb.load(text, "t.lua", sb.new_env(), B) == {1: "0.5", 2: 5}
+    assert sb.load("return 'other'", "t.lua", sb.new_env(), B) == "other"  # the second entry of that name
+    assert sb.scripts_precompiled == ["t.lua", "t.lua"]
+    # Any other text, or the same text under another name, compiles from the text.
+    assert sb.load(text + " ", "t.lua", sb.new_env(), B) == {1: "0.5", 2: 5}
+    assert sb.load(text, "u.lua", sb.new_env(), B) == {1: "0.5", 2: 5}
+    assert sb.scripts_precompiled == ["t.lua", "t.lua"]
+
+
+def test_a_damaged_script_bytecode_compiles_the_text(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "return 40 + 2"
+    data = precompiled.generate(precompiled.sources(), [("t.lua", text)])
+    stored, code, check = data["scripts"]["t.lua"][0]
+    data["scripts"]["t.lua"][0] = (stored, code[:-3] + b"xyz", check)
+    write(target, data)
+    wheel(monkeypatch)
+    sb = Sandbox()
+    assert sb.load(text, "t.lua", sb.new_env(), B) == 42 and sb.scripts_precompiled == []
+
+
+def test_scripts_come_as_bytecode_only_from_a_wheels_file(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "return 7"
+    write(target, precompiled.generate(precompiled.sources(), [("t.lua", text)]))
+    checkout(monkeypatch)
+    sb = Sandbox()
+    assert sb.load(text, "t.lua", sb.new_env(), B) == 7 and sb.scripts_precompiled == []
+
+
+def test_the_wheel_holds_every_built_in_script_as_the_host_compiles_it(target: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the build precompiles is exactly what the host compiles: a built-in rule's check loads
+    from the bytecode and decides as it does from the text."""
+    from jouet_git.engine.load import load_file
+    from jouet_git.engine.model import BUILTIN
+    from jouet_git.engine.script_host import ScriptHost, builtin_script_texts
+    from jouet_git.probes.examples import ExampleProbes
+
+    root = Path(precompiled.__file__).resolve().parents[2]
+    scripts = builtin_script_texts([str(root / "rules"), str(root / "plugins")])
+    names = {name for name, _ in scripts}
+    assert {p.name for p in (root / "rules").glob("*.luau")} <= names
+    write(target, precompiled.generate(precompiled.sources(), scripts))
+    wheel(monkeypatch)
+    [rule] = load_file(str(root / "rules" / "reset-hard.toml"), BUILTIN, BUILTIN)
+    host = ScriptHost()
+    from jouet_git.call import Call
+
+    call = Call(command="git reset --hard HEAD~1", cwd="/jouet-example")
+    example = {"command": "git reset --hard HEAD~1", "git": {"dirty": True, "staged": ["a.py"]}}
+    outcome = host.run(rule, call, [0], ExampleProbes(example, "/jouet-example", call))
+    assert host.sb.scripts_precompiled == ["reset-hard.luau"]
+    assert outcome is not None and outcome.action == "deny"

@@ -35,7 +35,9 @@ class Secrets:
         self.github = "ghp_" + "".join(rng.choice(ALNUM) for _ in range(36))
         body = "\n".join("".join(rng.choice(ALNUM + "+/") for _ in range(64)) for _ in range(8))
         self.private_key = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n"
-        self.generic = "".join(rng.choice(ALNUM) for _ in range(28))
+        # Letters and digits alternate: a run of letters could spell one of the words gitleaks'
+        # generic-api-key rule lets through (a draw holding "UsER" was not reported).
+        self.generic = "".join(rng.choice(string.ascii_letters) + rng.choice(string.digits) for _ in range(14))
         self.slack = ("https://hooks.slack.com/services/T" + "".join(rng.choice(upper) for _ in range(8))
                       + "/B" + "".join(rng.choice(upper) for _ in range(8)) + "/"
                       + "".join(rng.choice(ALNUM) for _ in range(24)))

@@ -151,6 +151,10 @@ def test_boundaries_match_tree_sitter(script: str) -> None:
     theirs, error = ts_commands(script)
     if error:
         return  # the generator aims at valid scripts; tree-sitter's own gaps are not the point
+    # A script past a reading limit (more than 500 commands, once nested expansions multiply them) is
+    # read only up to it, on purpose (the `unread` rule denies such a call): no boundary to compare.
+    if any(p.startswith(("too many commands", "too much nested text")) for p in parse(script).problems):
+        return
     assert our_commands(script) == theirs
 
 

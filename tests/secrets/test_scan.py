@@ -34,7 +34,8 @@ class Secrets:
         self.github = "ghp_" + "".join(rng.choice(ALNUM) for _ in range(36))
         body = "\n".join("".join(rng.choice(ALNUM + "+/") for _ in range(64)) for _ in range(8))
         self.private_key = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n"
-        self.generic = "".join(rng.choice(ALNUM) for _ in range(28))
+        # Letters and digits alternate (a random run of letters could spell a word gitleaks lets through).
+        self.generic = "".join(rng.choice(string.ascii_letters) + rng.choice(string.digits) for _ in range(14))
         self.custom = "jtok_" + "".join(rng.choice(string.ascii_lowercase + string.digits) for _ in range(20))
 
     def all(self) -> list[str]:

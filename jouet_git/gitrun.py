@@ -97,6 +97,17 @@ def run(argv: list[str], cwd: str | None, *, timeout: float | None = None, deadl
     """Run ARGV in CWD and wait for it, within TIMEOUT seconds or until DEADLINE (a time.monotonic()
     value), killing its whole process group past it (Timeout). With MAX_OUTPUT, stop as soon as its
     standard output exceeds that many bytes (Timeout too). ENV defaults to git_env()."""
+    return start(argv, cwd, timeout=timeout, deadline=deadline, env=env, input=input, max_output=max_output,
+                 kind=kind).result()
+
+
+def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, deadline: float | None = None,
+          env: Mapping[str, str] | None = None, input: bytes | None = None, max_output: int | None = None,
+          kind: str = "git") -> Running:
+    """Start ARGV as run() would, and return at once: its result() waits for it. Several started
+    one after the other run side by side (each git costs about a millisecond to start, mostly
+    outside jouet's process). INPUT is written at once as far as the pipe takes it, the rest while
+    result() reads. One not waited for must be abandon()ed."""
     import time
 
     if deadline is None and timeout is not None:
@@ -105,17 +116,39 @@ def run(argv: list[str], cwd: str | None, *, timeout: float | None = None, deadl
         raise Timeout(f"no time was left to run {os.path.basename(argv[0])}")
     COUNTS[kind] = COUNTS.get(kind, 0) + 1
     child = _Child(argv, cwd, dict(env) if env is not None else git_env(), input is not None)
-    try:
-        return child.communicate(input, deadline, max_output)
-    except Timeout as stopped:
-        child.kill()
-        if stopped.args:
+    child.feed(input)
+    return Running(child, argv, deadline, max_output)
+
+
+class Running:
+    """A child start() started, until result() or abandon()."""
+
+    __slots__ = ("_argv", "_child", "_deadline", "_max_output")
+
+    def __init__(self, child: _Child, argv: list[str], deadline: float | None, max_output: int | None) -> None:
+        self._child = child
+        self._argv = argv
+        self._deadline = deadline
+        self._max_output = max_output
+
+    def result(self) -> Result:
+        """Wait for the child (see run())."""
+        child = self._child
+        try:
+            return child.communicate(self._deadline, self._max_output)
+        except Timeout as stopped:
+            child.kill()
+            if stopped.args:
+                raise
+            what = " ".join([os.path.basename(self._argv[0]), *self._argv[1:2]])
+            raise Timeout(f"{what} ran out of time and was stopped") from None
+        except BaseException:
+            child.kill()
             raise
-        what = " ".join([os.path.basename(argv[0]), *argv[1:2]])
-        raise Timeout(f"{what} ran out of time and was stopped") from None
-    except BaseException:
-        child.kill()
-        raise
+
+    def abandon(self) -> None:
+        """Kill the child (if it still runs) and reap it: its result is not wanted."""
+        self._child.kill()
 
 
 def git(args: list[str], cwd: str | None, *, timeout: float | None = None, deadline: float | None = None,
@@ -145,13 +178,15 @@ class _Child:
     the spawn and changes back (through a descriptor, so a renamed directory does not matter): jouet
     spawns from one thread only (the `secrets` progress line's thread never reads the directory)."""
 
-    __slots__ = ("_err", "_fds", "_in", "_out", "_pidfd", "code", "pid")
+    __slots__ = ("_err", "_fds", "_in", "_out", "_pidfd", "_view", "_written", "code", "pid")
 
     def __init__(self, argv: list[str], cwd: str | None, env: dict[str, str], piped_input: bool) -> None:
         self.code: int | None = None
         self.pid = 0
         self._fds: list[int] = []
         self._pidfd = -1
+        self._view = memoryview(b"")
+        self._written = 0
         try:
             self._out, out_w = self._pipe()
             self._err, err_w = self._pipe()
@@ -202,9 +237,35 @@ class _Child:
             os.close(fd)
         self._fds = []
 
-    def communicate(self, data: bytes | None, deadline: float | None, limit: int | None) -> Result:
-        """Write DATA to the child's input while reading its output, until it exits; Timeout (with
-        no message) past DEADLINE, Timeout with a message past LIMIT bytes of standard output."""
+    def feed(self, data: bytes | None) -> None:
+        """Write DATA to the child's input as far as the pipe takes it now; communicate() writes the
+        rest. No data (or none left): the input is closed, so the child sees its end."""
+        self._view = memoryview(data or b"")
+        if self._in < 0:
+            return
+        if self._view:
+            os.set_blocking(self._in, False)
+            self._write()
+        else:
+            self._close(self._in)
+            self._in = -1
+
+    def _write(self) -> None:
+        """Write what the pipe takes of the input left; close it once all is written."""
+        try:
+            self._written += os.write(self._in, self._view[self._written:self._written + 65536])
+        except BlockingIOError:
+            return
+        except BrokenPipeError:  # the child stopped reading: what it said still counts
+            self._written = len(self._view)
+        if self._written >= len(self._view):
+            self._close(self._in)
+            self._in = -1
+
+    def communicate(self, deadline: float | None, limit: int | None) -> Result:
+        """Write the rest of the input (see feed) while reading the child's output, until it exits;
+        Timeout (with no message) past DEADLINE, Timeout with a message past LIMIT bytes of standard
+        output."""
         import select
         import time
 
@@ -212,15 +273,8 @@ class _Child:
         poller = select.poll()
         for fd in chunks:
             poller.register(fd, select.POLLIN)
-        view = memoryview(data or b"")
-        written = 0
         if self._in >= 0:
-            if view:
-                os.set_blocking(self._in, False)
-                poller.register(self._in, select.POLLOUT)
-            else:
-                self._close(self._in)
-                self._in = -1
+            poller.register(self._in, select.POLLOUT)
         reading = 2
         size = 0
         while reading or self._in >= 0:
@@ -232,16 +286,10 @@ class _Child:
                 wait = int(left * 1000) + 1
             for fd, _ in poller.poll(wait):
                 if fd == self._in:
-                    try:
-                        written += os.write(fd, view[written:written + 65536])
-                    except BlockingIOError:
-                        continue
-                    except BrokenPipeError:  # the child stopped reading: what it said still counts
-                        written = len(view)
-                    if written >= len(view):
-                        poller.unregister(fd)
-                        self._close(fd)
-                        self._in = -1
+                    stdin = self._in
+                    self._write()
+                    if self._in < 0:
+                        poller.unregister(stdin)
                 else:
                     piece = os.read(fd, 65536)
                     if not piece:

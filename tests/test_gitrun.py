@@ -139,3 +139,37 @@ def test_running_git_imports_neither_subprocess_nor_signal(tmp_path: Path) -> No
     out = subprocess.run([sys.executable, "-I", "-c", code, str(tmp_path)], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "0 []"
+
+
+def test_started_children_run_side_by_side(tmp_path: Path) -> None:
+    """Two children started one after the other both run before either is waited for: each waits
+    for a file the other writes."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    first = gitrun.start(["sh", "-c", f"touch {a}; while [ ! -e {b} ]; do sleep 0.01; done; echo one"], None,
+                         timeout=20)
+    second = gitrun.start(["sh", "-c", f"touch {b}; while [ ! -e {a} ]; do sleep 0.01; done; echo two"], None,
+                          timeout=20)
+    assert second.result().stdout == b"two\n"
+    assert first.result().stdout == b"one\n"
+
+
+def test_input_is_written_at_start_and_the_rest_while_reading() -> None:
+    small = gitrun.start(["cat"], None, timeout=10, input=b"early\n")
+    large_data = b"z" * 300_000  # past the pipe: the rest is written by result()
+    large = gitrun.start(["cat"], None, timeout=30, input=large_data)
+    assert large.result().stdout == large_data
+    assert small.result().stdout == b"early\n"
+
+
+def test_an_abandoned_child_is_killed_and_reaped(tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+    running = gitrun.start(["sh", "-c", f"echo $$ > {marker}; exec sleep 60"], None, timeout=30)
+    for _ in range(200):
+        if marker.exists() and marker.read_text().strip():
+            break
+        time.sleep(0.01)
+    pid = int(marker.read_text())
+    running.abandon()
+    with pytest.raises(ChildProcessError):  # reaped: no child of ours by that number is left
+        os.waitpid(pid, os.WNOHANG)
+    running.abandon()  # twice is harmless

@@ -63,9 +63,12 @@ class Allowlists:
         return out
 
 
-def boundary(toplevel: str, revisions: list[str], deadline: float) -> str | None:
-    """The newest commit a remote already has that the outgoing REVISIONS start from, or None."""
-    result = _git(["rev-list", "--boundary", *revisions], toplevel, deadline)
+def boundary(toplevel: str, revisions: list[str], deadline: float,
+             started: gitrun.Running | None = None) -> str | None:
+    """The newest commit a remote already has that the outgoing REVISIONS start from, or None.
+    STARTED: start_boundary() of the same REVISIONS (used instead of a new git run)."""
+    result = started.result() if started is not None else _git(["rev-list", "--boundary", *revisions], toplevel,
+                                                                  deadline)
     if not result.ok:
         return None
     for line in result.stdout.decode("ascii", "replace").splitlines():
@@ -74,13 +77,34 @@ def boundary(toplevel: str, revisions: list[str], deadline: float) -> str | None
     return None
 
 
-def prepare(toplevel: str, commit: str | None, work: str, deadline: float) -> Allowlists:
-    """Lay out COMMIT's config and ignore file under WORK (a private directory) for gitleaks."""
+def start_boundary(cwd: str, revisions: list[str], deadline: float) -> gitrun.Running:
+    """boundary()'s git run, started now (beside the scan's other git runs)."""
+    return gitrun.start(["git", "rev-list", "--boundary", *revisions], cwd, deadline=deadline,
+                        env=gitrun.git_env(keep_repo=True))
+
+
+def start_head_files(cwd: str, deadline: float) -> gitrun.Running:
+    """The reading of HEAD's config and ignore file, started now (beside the scan's other git runs),
+    for prepare()'s READ_AHEAD. HEAD is the commit a commit's allowlists come from (its parent)."""
+    request = f"HEAD:{CONFIG}\nHEAD:{IGNORE}\n".encode()
+    return gitrun.start(["git", "cat-file", "--batch"], cwd, deadline=deadline, env=gitrun.git_env(keep_repo=True),
+                        input=request)
+
+
+def prepare(toplevel: str, commit: str | None, work: str, deadline: float,
+            read_ahead: gitrun.Running | None = None) -> Allowlists:
+    """Lay out COMMIT's config and ignore file under WORK (a private directory) for gitleaks.
+    READ_AHEAD: start_head_files() started when COMMIT is HEAD (used instead of a new git run)."""
     from jouet_git.gitleaks.summary import ConfigSource
 
     directory = os.path.join(work, "allowlists")
     os.mkdir(directory, 0o700)
-    files = _read(toplevel, commit, [CONFIG, IGNORE], deadline) if commit else {}
+    if not commit:
+        files: dict[str, bytes] = {}
+    elif read_ahead is not None:
+        files = _parse_batch(read_ahead.result(), commit, [CONFIG, IGNORE])
+    else:
+        files = _read(toplevel, commit, [CONFIG, IGNORE], deadline)
     ignore = files.get(IGNORE)
     if ignore is not None:
         _write(os.path.join(directory, IGNORE), ignore)
@@ -107,7 +131,11 @@ def _git(args: list[str], cwd: str, deadline: float, input: bytes | None = None)
 def _read(toplevel: str, commit: str, paths: list[str], deadline: float) -> dict[str, bytes]:
     """The files at PATHS (relative to the top) in COMMIT, by path; missing ones are left out."""
     request = "".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
-    result = _git(["cat-file", "--batch"], toplevel, deadline, input=request)
+    return _parse_batch(_git(["cat-file", "--batch"], toplevel, deadline, input=request), commit, paths)
+
+
+def _parse_batch(result: gitrun.Result, commit: str, paths: list[str]) -> dict[str, bytes]:
+    """The files `git cat-file --batch` printed for PATHS, in order; missing ones are left out."""
     if not result.ok:
         raise RuntimeError(f"cannot read {', '.join(paths)} from commit {commit[:12]}: {result.error()}")
     out: dict[str, bytes] = {}

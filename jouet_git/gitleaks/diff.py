@@ -203,8 +203,11 @@ class NotARepo(Exception):
 def _git(args: list[str], cwd: str, deadline: float, max_output: int | None = None) -> gitrun.Result:
     """A read-only git call for a scan. git's own variables (a hook's GIT_INDEX_FILE) are kept, and
     `-c` options keep the user's config from changing the diff's format."""
-    return gitrun.git(["-c", "core.quotePath=true", "-c", "color.ui=never", *args], cwd, deadline=deadline,
-                      env=gitrun.git_env(keep_repo=True), max_output=max_output)
+    return gitrun.git([*_CONFIG, *args], cwd, deadline=deadline, env=gitrun.git_env(keep_repo=True),
+                      max_output=max_output)
+
+
+_CONFIG = ["-c", "core.quotePath=true", "-c", "color.ui=never"]
 
 
 def open_repo(cwd: str, deadline: float) -> Repo:
@@ -233,9 +236,39 @@ class Budget:
             raise TooLarge(f"the diff is over {self.limit // 1024} KiB")
 
 
-def _diff(args: list[str], cwd: str, deadline: float, budget: Budget) -> list[FileChange]:
+class Pending:
+    """A diff started beside other git runs (start_staged, start_outgoing): finish() reads it as
+    staged() or outgoing() would have; abandon() when it is not wanted."""
+
+    __slots__ = ("_args", "_budget", "_running")
+
+    def __init__(self, args: list[str], cwd: str, deadline: float, budget: Budget) -> None:
+        self._args = args
+        self._budget = budget
+        self._running = gitrun.start(["git", *_CONFIG, *args], cwd, deadline=deadline,
+                                     env=gitrun.git_env(keep_repo=True), max_output=budget.left)
+
+    def finish(self) -> list[FileChange]:
+        return _diff(self._args, "", 0.0, self._budget, self._running)
+
+    def abandon(self) -> None:
+        self._running.abandon()
+
+
+def start_staged(cwd: str, deadline: float, budget: Budget) -> Pending:
+    """staged(), started now and read by finish()."""
+    return Pending(["diff", "--cached", *DIFF_FLAGS], cwd, deadline, budget)
+
+
+def start_outgoing(cwd: str, deadline: float, budget: Budget, revisions: list[str]) -> Pending:
+    """outgoing(), started now and read by finish()."""
+    return Pending(_outgoing_args(revisions), cwd, deadline, budget)
+
+
+def _diff(args: list[str], cwd: str, deadline: float, budget: Budget,
+          running: gitrun.Running | None = None) -> list[FileChange]:
     try:
-        result = _git(args, cwd, deadline, max_output=budget.left)
+        result = running.result() if running is not None else _git(args, cwd, deadline, max_output=budget.left)
     except gitrun.Timeout as error:
         if "bytes of output" in str(error):
             raise TooLarge(f"the diff is over {budget.limit // 1024} KiB") from None
@@ -256,8 +289,12 @@ def tracked(repo: Repo, cwd: str, deadline: float, budget: Budget) -> list[FileC
 
 
 def outgoing(repo: Repo, cwd: str, deadline: float, budget: Budget, revisions: list[str]) -> list[FileChange]:
-    return _diff(["log", "-p", "-U0", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
-                  "--format=%x00%H", *revisions], cwd, deadline, budget)
+    return _diff(_outgoing_args(revisions), cwd, deadline, budget)
+
+
+def _outgoing_args(revisions: list[str]) -> list[str]:
+    return ["log", "-p", "-U0", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
+            "--format=%x00%H", *revisions]
 
 
 def added_paths(repo: Repo, cwd: str, deadline: float, budget: Budget,

@@ -111,7 +111,7 @@ def scan(
 
     from jouet_git import gitrun
     from jouet_git.gitleaks import binary as gl_binary
-    from jouet_git.gitleaks import diff, precheck
+    from jouet_git.gitleaks import diff
 
     # Found here, checked against the official release (ready) only once it is to be read or run.
     choice = gl_binary.which(check=False)
@@ -126,9 +126,43 @@ def scan(
     if progress is not None:
         progress("reading the commits" if scope == "outgoing" else f"reading the {scope} changes")
     size = diff.Budget(max_bytes)
+    from jouet_git.gitleaks import committed
+
+    # Each git costs about a millisecond to start, mostly outside this process: what does not need
+    # the repository's answer starts now and runs beside it (the staged diff of a plain commit, the
+    # outgoing commits and their boundary, HEAD's allowlists). Whatever is not used is abandoned.
+    early: dict[str, Any] = {}
+    try:
+        try:
+            if scope == "staged" and not paths:
+                early["diff"] = diff.start_staged(cwd, end, size)
+            elif scope == "outgoing" and revisions:
+                early["diff"] = diff.start_outgoing(cwd, end, size, revisions)
+                early["boundary"] = committed.start_boundary(cwd, revisions, end)
+            if scope != "outgoing":
+                early["allow"] = committed.start_head_files(cwd, end)
+        except gitrun.Timeout:
+            return None, f"the secret scan ran out of its {budget:g} s budget while reading the diff"
+        except (gitrun.GitMissing, OSError) as error:
+            return None, str(error)
+        return _scan(cwd, scope, paths, revisions, end, size, budget, gitleaks, choice, early, progress)
+    finally:
+        for running in early.values():
+            running.abandon()
+
+
+def _scan(cwd: str, scope: str, paths: list[str] | None, revisions: list[str], end: float, size: Any,
+          budget: float, gitleaks: str, choice: Any, early: dict[str, Any],
+          progress: Callable[[str], None] | None) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """scan() once the git runs that need no answer from the repository have started (EARLY: each
+    taken out of it as it is used)."""
+    from jouet_git import gitrun
+    from jouet_git.gitleaks import binary as gl_binary
+    from jouet_git.gitleaks import diff, precheck
+
     try:
         repo = diff.open_repo(cwd, end)
-        changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size)
+        changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size, early.pop("diff", None))
     except diff.NotARepo as error:
         return None, f"not a git work tree: {error}"
     except diff.TooLarge as error:
@@ -151,8 +185,11 @@ def scan(
     work = _work_dir()
     try:
         try:
-            base = committed.boundary(repo.toplevel, revisions, end) if scope == "outgoing" else repo.head
-            allow = committed.prepare(repo.toplevel, base, work, end)
+            if scope == "outgoing":
+                base = committed.boundary(repo.toplevel, revisions, end, early.pop("boundary", None))
+                allow = committed.prepare(repo.toplevel, base, work, end)
+            else:
+                allow = committed.prepare(repo.toplevel, repo.head, work, end, early.pop("allow", None))
         except gitrun.Timeout:
             return None, f"the secret scan ran out of its {budget:g} s budget while reading the allowlists"
         except (RuntimeError, OSError) as error:
@@ -236,14 +273,21 @@ def _files(count: int) -> str:
 
 
 def _changes(diff: Any, repo: Any, cwd: str, scope: str, paths: list[str] | None, revisions: list[str],
-             end: float, size: Any) -> list[FileChange]:
+             end: float, size: Any, started: Any) -> list[FileChange]:
+    """The changes SCOPE takes; STARTED: their diff, started early (diff.Pending), or None."""
     if scope == "outgoing":
         if not revisions or (repo.head is None and revisions[0] == "HEAD"):
+            if started is not None:
+                started.abandon()
             return []  # nothing pushed, or no commit yet
-        changes: list[FileChange] = diff.outgoing(repo, cwd, end, size, revisions)
+        changes: list[FileChange] = (started.finish() if started is not None
+                                     else diff.outgoing(repo, cwd, end, size, revisions))
         return changes
-    read = diff.staged if scope == "staged" else diff.tracked
-    changes = read(repo, cwd, end, size)
+    if started is not None:
+        changes = started.finish()
+    else:
+        read = diff.staged if scope == "staged" else diff.tracked
+        changes = read(repo, cwd, end, size)
     if paths:
         changes = diff.merge(changes, diff.added_paths(repo, cwd, end, size, paths))
     return changes

@@ -171,9 +171,15 @@ def generate(rules_dir: str, plugins_dir: str) -> dict[str, Any]:
 
 def _translations(directories: list[str]) -> dict[str, str]:
     """The Lua translation of every Luau script below DIRECTORIES, by source_hash() of its source."""
+    return {source_hash(raw): lua for _name, raw, lua in translated_scripts(directories)}
+
+
+def translated_scripts(directories: list[str]) -> list[tuple[str, bytes, str]]:
+    """(file name, Luau source, Lua translation) of every Luau script below DIRECTORIES, in a stable
+    order; a script that does not translate is left out (it fails when it runs, as it would anyway)."""
     from jouet_git.luau.translate import LuauSyntaxError, translate
 
-    out: dict[str, str] = {}
+    out: list[tuple[str, bytes, str]] = []
     for directory in directories:
         for base, dirs, files in os.walk(directory):
             dirs.sort()
@@ -183,7 +189,7 @@ def _translations(directories: list[str]) -> dict[str, str]:
                 with open(os.path.join(base, name), "rb") as f:
                     raw = f.read()
                 try:
-                    out[source_hash(raw)] = translate(raw.decode("utf-8"), name)
+                    out.append((name, raw, translate(raw.decode("utf-8"), name)))
                 except (LuauSyntaxError, UnicodeDecodeError):
-                    continue  # a script that does not translate fails when it runs, as it would anyway
+                    continue
     return out

@@ -551,22 +551,9 @@ def builtin_script_texts(directories: list[str]) -> list[tuple[str, str]]:
     """(chunk name, Lua text) of every Luau script below DIRECTORIES (the built-in rules and the
     bundled plugins), as the host compiles each one as a rule's check: what the wheel precompiles
     (hatch_build.py, luau/precompiled.py)."""
-    from jouet_git.luau.translate import LuauSyntaxError, translate
+    from jouet_git.engine import prebuilt
 
-    out: list[tuple[str, str]] = []
-    for directory in directories:
-        for base, dirs, files in os.walk(directory):
-            dirs.sort()
-            for name in sorted(files):
-                if not name.endswith(".luau"):
-                    continue
-                with open(os.path.join(base, name), "rb") as f:
-                    raw = f.read()
-                try:
-                    out.append((name, _FRESH_HEAD + translate(raw.decode("utf-8"), name) + _FRESH_TAIL))
-                except (LuauSyntaxError, UnicodeDecodeError):
-                    continue
-    return out
+    return [(name, _FRESH_HEAD + lua + _FRESH_TAIL) for name, _raw, lua in prebuilt.translated_scripts(directories)]
 
 
 class _Loaded:

@@ -497,32 +497,27 @@ def rule_matches(rule: Rule, call: Call, ctx: Context, planned: Planned | None =
 
     PLANNED: the matchers of RULE that could match a call like CALL, each with the call's programs
     it names (engine/plan.py), instead of working them out here."""
-    if planned is not None:
-        return _planned_matches(planned, call, ctx)
     found: list[int] | None = None
+    if planned is not None:
+        for m, accepted, heads in planned:
+            hits = matcher_matches(m, call, ctx, accepted, heads)
+            if hits is not None:
+                found = _joined(found, hits)
+        return found
     for m in rule.matchers_for({c.program for c in call.commands}):
         hits = matcher_matches(m, call, ctx)
-        if hits is None:
-            continue
-        if found is None:
-            found = []
-        for index in hits:
-            if index not in found:
-                found.append(index)
+        if hits is not None:
+            found = _joined(found, hits)
     return found
 
 
-def _planned_matches(planned: Planned, call: Call, ctx: Context) -> list[int] | None:
-    found: list[int] | None = None
-    for m, accepted, heads in planned:
-        hits = matcher_matches(m, call, ctx, accepted, heads)
-        if hits is None:
-            continue
-        if found is None:
-            found = []
-        for index in hits:
-            if index not in found:
-                found.append(index)
+def _joined(found: list[int] | None, hits: list[int]) -> list[int]:
+    """FOUND with the indexes of HITS it lacks added, in order (a new list when FOUND is None)."""
+    if found is None:
+        found = []
+    for index in hits:
+        if index not in found:
+            found.append(index)
     return found
 
 

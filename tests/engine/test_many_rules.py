@@ -33,6 +33,16 @@ def _write(directory: Path, first: int, edit: int = 0) -> None:
     (directory / f"team-{first:04d}.toml").write_text(text)
 
 
+def _with_rules(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository, and your rules directory holding the RULES rules, PER_FILE to a file."""
+    repo = make_repo(tmp_path / "r")
+    rules = Path(paths.user_rules_dir())
+    rules.mkdir(parents=True)
+    for first in range(0, RULES, PER_FILE):
+        _write(rules, first)
+    return repo, rules
+
+
 def _count(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, counts: dict[str, int]) -> None:
     original = getattr(owner, name)
 
@@ -44,11 +54,7 @@ def _count(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, counts: dict[
 
 
 def test_an_edit_reads_one_file_again_and_makes_no_matcher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     assert len([r for r in load_root(str(repo)).rules if r.name.startswith("tool-")]) == RULES
     _write(rules, 100, edit=1)
     counts: dict[str, int] = {}
@@ -61,11 +67,7 @@ def test_an_edit_reads_one_file_again_and_makes_no_matcher(tmp_path: Path, monke
 
 
 def test_a_call_meets_only_the_rules_for_its_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, _rules = _with_rules(tmp_path)
     runner = Runner(record=False)
     status = build_call("git status", str(repo), None, None)
     ruleset = runner.ruleset_for(status)
@@ -99,11 +101,7 @@ def _fresh(repo: Path) -> list[tuple[Any, ...]]:
 
 def test_an_edit_is_patched_in_without_reading_the_other_files(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     _first_load(repo, monkeypatch)
     counts: dict[str, int] = {}
     _count(monkeypatch, settle, "load_text", counts)
@@ -140,11 +138,7 @@ def test_an_edit_is_patched_in_without_reading_the_other_files(tmp_path: Path,
 
 def test_an_edit_that_takes_another_rule_s_name_builds_everything_again(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     _first_load(repo, monkeypatch)
     counts: dict[str, int] = {}
     _count(monkeypatch, build, "build_outside", counts)
@@ -163,11 +157,7 @@ def test_an_edit_that_takes_another_rule_s_name_builds_everything_again(tmp_path
 
 def test_a_broken_edit_and_a_name_taken_by_a_builtin_rule_are_patched_as_built(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     _first_load(repo, monkeypatch)
     (rules / "team-0060.toml").write_text(_rule(60) + "[[rule]\nname = 'oops'\n")
     broken = load_root(str(repo))
@@ -183,11 +173,7 @@ def test_a_broken_edit_and_a_name_taken_by_a_builtin_rule_are_patched_as_built(
 
 def test_a_file_added_or_config_changed_builds_everything_again(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     _first_load(repo, monkeypatch)
     counts: dict[str, int] = {}
     _count(monkeypatch, build, "build_outside", counts)
@@ -212,11 +198,7 @@ def test_edits_within_one_timestamp_tick_are_never_missed(tmp_path: Path, monkey
     file's new signature) is still seen."""
     import marshal
 
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     with monkeypatch.context() as m:
         m.setattr(ruleset_module, "RACY_NS", 0)
         load_root(str(repo))
@@ -239,11 +221,7 @@ def test_a_hash_kept_for_a_recent_edit_is_dropped_once_the_edit_is_old(tmp_path:
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Once a file proved unchanged by its content and its signature is no longer recent, later calls
     stat it only: 1,000 files written just before the first call are not hashed on every call after."""
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     _first_load(repo, monkeypatch)
     _write(rules, 20, edit=1)
     load_root(str(repo))  # patched in moments after the edit: its hash is kept
@@ -267,11 +245,7 @@ def test_a_cache_claiming_another_file_is_one_of_yours_is_not_believed(tmp_path:
     """Only files directly in your rules directory are patched in, whatever the cache file says."""
     import marshal
 
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, _rules = _with_rules(tmp_path)
     config = Path(paths.config_file())
     config.write_text("# nothing yet\n")
     _first_load(repo, monkeypatch)
@@ -292,11 +266,7 @@ def test_a_call_no_rule_of_yours_could_match_decodes_none_of_them(tmp_path: Path
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The cached segment keeps its rules sealed (one body, one index string): `git status` looks its
     programs up in the index and never decodes the body; a call of tool-42 does, and meets its rule."""
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, _rules = _with_rules(tmp_path)
     _first_load(repo, monkeypatch)
     opened: list[int] = []
     original = ruleset_module.Segment.opened
@@ -340,11 +310,7 @@ def test_a_file_replaced_by_rename_or_with_its_old_mtime_is_seen(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Editors write in place or write a new file and rename it over the old one; either is seen, even
     with the same size and the old mtime put back (the ctime and the inode still tell)."""
-    repo = make_repo(tmp_path / "r")
-    rules = Path(paths.user_rules_dir())
-    rules.mkdir(parents=True)
-    for first in range(0, RULES, PER_FILE):
-        _write(rules, first)
+    repo, rules = _with_rules(tmp_path)
     _first_load(repo, monkeypatch)
     target = rules / "team-0060.toml"
     before = os.stat(target)

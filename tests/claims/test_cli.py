@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing import git, make_repo, run_jouet
+from testing import ended, git, make_repo, run_jouet
 
 from jouet_git.claims.probe import held
 from jouet_git.claims.store import store_path
@@ -253,10 +253,7 @@ def test_a_claim_lapses_when_its_agent_exits(repo: Path, holder: subprocess.Pope
 def test_an_exited_but_unreaped_agent_counts_as_gone(repo: Path, holder: subprocess.Popen[bytes]) -> None:
     assert claim(repo, "s1", "src/", env={"JOUET_AGENT_PID": str(holder.pid)}).returncode == 0
     holder.kill()
-    deadline = time.monotonic() + 30
-    while Path(f"/proc/{holder.pid}/stat").read_text().split(")")[-1].split()[0] != "Z":
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    assert ended(holder.pid, within=30)  # a zombie: exited, not reaped yet
     assert listed(repo, "--all")[0]["state"] == "process exited"
     holder.wait()
 

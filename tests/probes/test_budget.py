@@ -11,11 +11,10 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from testing import git, make_repo
+from testing import ended, git, make_repo
 
 from jouet_git.probes.core import Probes
 
@@ -128,14 +127,6 @@ def test_begin_check_gives_a_fresh_budget_and_out_of_time_is_not_kept(repo: Path
     assert p.git_processes == 1
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see the process is gone")
 def test_a_git_that_does_not_answer_in_time_is_killed(repo: Path, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,11 +144,7 @@ def test_a_git_that_does_not_answer_in_time_is_killed(repo: Path, tmp_path: Path
     assert reason is not None and reason.startswith("out of time: git status did not answer")
     assert p.git_processes == 1
     shell, child = (int(n) for n in pids.read_text().split())
-    for _ in range(200):  # SIGKILL is delivered at once, but a loaded machine may show the end late
-        if not _alive(shell) and not _alive(child):
-            break
-        time.sleep(0.01)
-    assert not _alive(shell) and not _alive(child)
+    assert ended(shell) and ended(child)
     # The spent budget is shared: the next probe of the same check does not start git.
     assert p.git_tree()[1] is not None and p.git_processes == 1
 

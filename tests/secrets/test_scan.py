@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from testing import git, make_repo
+from testing import ended, git, make_repo
 
 from jouet_git import gitrun
 from jouet_git.gitleaks import binary, config, default
@@ -392,16 +392,7 @@ def test_gitleaks_over_budget_is_killed(repo: Path, s: Secrets, tmp_path: Path,
     assert findings is None and reason is not None
     assert reason == "gitleaks ran out of the 6 s budget of a secret scan and was stopped"
     for pid in pid_file.read_text().split():
-        assert not running(int(pid))
-
-
-def running(pid: int) -> bool:
-    """Whether PID is alive (a killed child not yet reaped by init is a zombie, not alive)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except FileNotFoundError:
-        return False
+        assert ended(int(pid))
 
 
 def test_gitleaks_missing(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,30 @@ TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
 
 
+def ended(pid: int, within: float = 2.0) -> bool:
+    """Whether process PID has ended (gone, or a zombie not yet reaped), looking again for up to
+    WITHIN seconds: SIGKILL is sent at once, but a loaded machine may show the end late. Reads
+    /proc where there is one; elsewhere asks with signal 0, which a zombie still answers."""
+    import time
+
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return True
+        except FileNotFoundError:
+            if os.path.isdir("/proc/self"):
+                return True
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+
+
 def jouet_exe() -> list[str]:
     """The installed console script, as a user runs it (falls back to `python -m jouet_git`)."""
     script = BIN / "jouet"

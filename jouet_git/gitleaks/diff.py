@@ -14,7 +14,6 @@ deleted file, a pure rename or a mode change gives gitleaks no fragment to scan.
 from __future__ import annotations
 
 import os
-import re
 
 from jouet_git import gitrun
 
@@ -26,7 +25,6 @@ DIFF_FLAGS = ["-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relat
               "--src-prefix=a/", "--dst-prefix=b/"]
 EMPTY_TREES = {"sha1": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
                "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"}
-_HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _ESCAPES = {ord("a"): 7, ord("b"): 8, ord("f"): 12, ord("n"): 10, ord("r"): 13, ord("t"): 9, ord("v"): 11,
             ord("\\"): 92, ord('"'): 34}
 BINARY_SNIFF = 8000  # git calls a file binary when a NUL byte is in its first 8000 bytes
@@ -165,15 +163,38 @@ def parse_patch(data: bytes) -> list[FileChange]:
                 current = FileChange(path[2:] if path.startswith("b/") else path, commit)
                 changes.append(current)
         elif raw.startswith(b"@@ ") and current is not None:
-            match = _HUNK.match(raw)
-            if match:
-                old_left = int(match.group(2)) if match.group(2) is not None else 1
-                new_left = int(match.group(4)) if match.group(4) is not None else 1
-                new_at = int(match.group(3))
+            header = hunk_header(raw)
+            if header is not None:
+                old_left, new_at, new_left = header
                 hunk = Hunk()
                 current.hunks.append(hunk)
                 last_sign = b""
     return [c for c in changes if c.hunks]
+
+
+def hunk_header(line: bytes) -> tuple[int, int, int] | None:
+    """A hunk header `@@ -OLD[,OLD COUNT] +NEW[,NEW COUNT] @@...` as (old count, new start, new count)
+    (a count left out is 1), or None for any other line. (Read without a regular expression: compiling
+    one cost a commit's hook more than reading its diff.)"""
+    if not line.startswith(b"@@ -"):
+        return None
+    end = line.find(b" @@", 4)
+    if end < 0:
+        return None
+    old, space, new = line[4:end].partition(b" +")
+    first = _range(old)
+    second = _range(new) if space else None
+    if first is None or second is None:
+        return None
+    return first[1], second[0], second[1]
+
+
+def _range(text: bytes) -> tuple[int, int] | None:
+    """`START[,COUNT]` as (start, count), or None."""
+    start, comma, count = text.partition(b",")
+    if not (start.isdigit() and (count.isdigit() if comma else True)):
+        return None
+    return int(start), int(count) if comma else 1
 
 
 def _is_binary(data: bytes) -> bool:

@@ -16,7 +16,6 @@ pathlib or dataclasses), and its records are plain __slots__ classes.
 from __future__ import annotations
 
 import os
-import re
 
 from jouet_git.call import KIND_SHELL, PRE_TOOL_USE, Call
 from jouet_git.errors import JouetError
@@ -30,9 +29,15 @@ HARNESS = "git"
 TOOL = "git"
 DELETE_REF = "(delete)"
 
-_HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # sha1 or sha256 object names
-_SAFE_WORD = re.compile(r"[A-Za-z0-9_./:@%+=,^~-]+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# (No regular expression is compiled when the module loads: a pre-commit hook uses none of them.)
+_HEX_DIGITS = frozenset("0123456789abcdef")
+_SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+=,^~-")
+_CONTROL = {**{c: "?" for c in range(0x20)}, **{c: "?" for c in range(0x7f, 0xa0)}}
+
+
+def _is_oid(text: str) -> bool:
+    """Whether TEXT is a sha1 or sha256 object name, in full."""
+    return len(text) in (40, 64) and _HEX_DIGITS.issuperset(text)
 
 
 def is_zero_oid(oid: str) -> bool:
@@ -90,7 +95,7 @@ def _resolve(rev: str, cwd: str) -> str | None:
     """The object name REV stands for, or None."""
     code, out = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", rev], cwd)
     oid = out.strip()
-    return oid if code == 0 and _HEX.fullmatch(oid) else None
+    return oid if code == 0 and _is_oid(oid) else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,7 +104,7 @@ def _resolve(rev: str, cwd: str) -> str | None:
 
 def quote(word: str) -> str:
     """WORD quoted for a POSIX shell, left bare when nothing in it needs quoting."""
-    if word and _SAFE_WORD.fullmatch(word):
+    if word and _SAFE_CHARS.issuperset(word):
         return word
     return "'" + word.replace("'", "'\\''") + "'"
 
@@ -238,7 +243,7 @@ def _read_push_lines(stdin_text: str) -> list[tuple[str, str, str, str]]:
         if not line.strip():
             continue
         parts = line.rsplit(maxsplit=3)
-        if len(parts) != 4 or not _HEX.fullmatch(parts[1]) or not _HEX.fullmatch(parts[3]):
+        if len(parts) != 4 or not _is_oid(parts[1]) or not _is_oid(parts[3]):
             raise JouetError(
                 f"pre-push: line {number} of the standard input git gave is not "
                 f"'<local ref> <local oid> <remote ref> <remote oid>': {_printable(line)!r}. "
@@ -421,7 +426,7 @@ def post_checkout_argv_from_framework(env: Mapping[str, str]) -> list[str]:
 
 def _printable(text: str, limit: int = 80) -> str:
     """TEXT with control characters replaced, cut to LIMIT: names from a repository reach a terminal."""
-    text = _CONTROL.sub("?", text)
+    text = text.translate(_CONTROL)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -549,3 +549,22 @@ def test_added_lines_that_look_like_patch_headers(repo: Path, s: Secrets) -> Non
     findings, _ = scan(str(repo), "staged")
     assert findings is not None
     assert [(f["path"], f["line"]) for f in findings] == [("notes.txt", 4)]
+
+
+def test_hunk_headers_are_read_as_the_pattern_reads_them() -> None:
+    import itertools
+    import re
+
+    from jouet_git.gitleaks.diff import hunk_header
+
+    pattern = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+    pieces = [b"", b"0", b"7", b"12", b"1,0", b"3,14", b"x", b"1,", b",2", b"1,2,3", b"\xd9\xa3", b"+1", b"-1"]
+    lines = [b"@@ -" + a + b" +" + c + b" @@" + tail for a, c in itertools.product(pieces, repeat=2)
+             for tail in (b"", b" def main():", b"@")]
+    lines += [b"@@ -1 +1", b"@@@ -1 +1 @@", b"@@ -1  +1 @@", b"@@ -1 +1 @@ @@", b"@@ -1 -1 @@", b"@@  -1 +1 @@"]
+    for line in lines:
+        match = pattern.match(line)
+        expected = None if match is None else (
+            int(match.group(2)) if match.group(2) is not None else 1, int(match.group(3)),
+            int(match.group(4)) if match.group(4) is not None else 1)
+        assert hunk_header(line) == expected, line

@@ -18,11 +18,14 @@ if TYPE_CHECKING:
 class _LazyProbes:
     """Real probes for one call, made on the first question (most scripts ask none)."""
 
-    __slots__ = ("_call", "_probes")
+    __slots__ = ("_call", "_probes", "asked")
 
     def __init__(self, call: Call) -> None:
         self._call = call
         self._probes: Any = None
+        # Each question the scripts asked, in order: (probe, arguments, answer); None once one was
+        # asked whose arguments or answer are not plain data (for a stream: engine/runner.py _Kept).
+        self.asked: list[tuple[str, tuple[Any, ...], Any]] | None = []
 
     def begin_check(self) -> None:
         if self._probes is not None:
@@ -33,7 +36,29 @@ class _LazyProbes:
             from jouet_git.probes.core import Probes
 
             self._probes = Probes(self._call.cwd, self._call)
-        return getattr(self._probes, name)
+        probe = getattr(self._probes, name)
+
+        def asking(*args: Any) -> Any:
+            answer = probe(*args)
+            if self.asked is not None:
+                if _plain(args) and _plain(answer):
+                    self.asked.append((name, args, answer))
+                else:
+                    self.asked = None
+            return answer
+
+        return asking
+
+
+def _plain(value: Any) -> bool:
+    """Whether VALUE is plain data (what probes take and answer), that == compares in full."""
+    if value is None or isinstance(value, (str, int, float)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
 
 
 class HookScripts:
@@ -52,6 +77,11 @@ class HookScripts:
 
     def run(self, rule: Rule, call: Call, matched: list[int]) -> Outcome | None:
         return self.host.run(rule, call, matched, self.probes_for(call))
+
+    def asked(self, call: Call) -> list[tuple[str, tuple[Any, ...], Any]] | None:
+        """The probes' questions about CALL and their answers, in order (see _LazyProbes.asked)."""
+        probes = self._probes
+        return probes.asked if call is self._call and probes is not None else []
 
 
 class _ExampleRunner:

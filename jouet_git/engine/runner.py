@@ -91,8 +91,8 @@ class _Repository:
 class Runner:
     """Turns Calls into Decisions for every entry point, and records them."""
 
-    __slots__ = ("_decided", "_pending", "_pending_since", "_repos", "_state", "_texts", "allow", "disable_only",
-                 "kept_on", "memo_hits", "plan_calls", "record_calls", "use_cache")
+    __slots__ = ("_decided", "_kept", "_pending", "_pending_since", "_repos", "_state", "_texts", "allow",
+                 "disable_only", "kept_on", "memo_hits", "plan_calls", "record_calls", "use_cache")
 
     def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True,
                  disable_only: frozenset[str] | None = None) -> None:
@@ -122,6 +122,9 @@ class Runner:
         self._texts: dict[tuple[str, str], str] | None = None
         # How many calls were answered with a decision made before for the same input (decide's KEY).
         self.memo_hits = 0
+        # The last call decided, when it was given a decision kept for its key, so that the ledger
+        # line of that key is made once and stamped again for each later line (record).
+        self._kept: tuple[Call, _Kept] | None = None
 
     def _repository(self, cwd: str) -> _Repository:
         return self._found(cwd)[0]
@@ -165,10 +168,12 @@ class Runner:
         started = time.perf_counter()
         repo, found = self._found(call.cwd)
         self._decided = (call, call.cwd, repo)
+        self._kept = None
         if key is not None and only is None:
             kept = repo.memo.get((key, repo.ruleset.disabled_now()))
             if kept is not None and kept.holds(call, repo.root, found):
                 self._state = None
+                self._kept = (call, kept)
                 self.memo_hits += 1
                 decision = kept.again()
                 decision.ms = (time.perf_counter() - started) * 1000
@@ -218,8 +223,16 @@ class Runner:
         from jouet_git import ledger
 
         try:
-            root = self._repository_of(call).root
-            line = ledger.entry(call, decision, root, decision.ms, extra, self._texts)
+            kept = self._kept
+            if kept is not None and kept[0] is call and extra is None and self._texts is not None:
+                # The same line decided the same way: the same ledger line but for its time.
+                if kept[1].line is None:
+                    kept[1].line = ledger.entry(call, decision, self._repository_of(call).root, decision.ms,
+                                                None, self._texts)
+                line = ledger.stamped(kept[1].line, decision.ms)
+            else:
+                line = ledger.entry(call, decision, self._repository_of(call).root, decision.ms, extra,
+                                    self._texts)
             pending = self._pending
             if pending is None:
                 ledger.append(line)
@@ -277,6 +290,10 @@ class Runner:
         return decision
 
 
+# Stands for the call in the arguments of a question _Kept keeps.
+_CALL = object()
+
+
 class _Kept:
     """A decision a stream of calls may give again to the same call (Runner.decide's KEY), with the
     questions deciding asked beyond the call, in order, and their answers: what a rule's `requires`
@@ -293,7 +310,7 @@ class _Kept:
     Asked again, the questions cost what they cost the first time (a probe that runs git runs it
     again): what is saved is matching the rules and running their scripts."""
 
-    __slots__ = ("asked", "decision", "index", "probes", "state")
+    __slots__ = ("asked", "decision", "index", "line", "probes", "state")
 
     def __init__(self, decision: Decision, asked: list[tuple[Any, tuple[Any, ...], bool]],
                  index: list[int | None], state: list[tuple[str, Any]],
@@ -303,6 +320,8 @@ class _Kept:
         self.index = index  # [what context_for read of the index's size], or [] when it read nothing
         self.state = state
         self.probes = probes
+        # The ledger line of a call it was given to (ledger.stamped makes each line's from it).
+        self.line: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, call: Call, decision: Decision, asked: list[tuple[Any, tuple[Any, ...], bool]], ctx: Context,
@@ -322,12 +341,14 @@ class _Kept:
         index = [ctx.tracked_files] if _reads_index(call, repo.root) else []
         # The answers as the matchers had them (HookState keeps each one: nothing is read again).
         answers = [(question, getattr(state, question)()) for question in state.asked]
-        return cls(_again(decision), list(asked), index, answers, list(probes))
+        # The call itself is not kept (a later call with the same key is asked about instead).
+        return cls(_again(decision), [(q, tuple(_CALL if a is call else a for a in args), answer)
+                                      for q, args, answer in asked], index, answers, list(probes))
 
     def holds(self, call: Call, root: str | None, found: gitdir.Repo | None) -> bool:
         """Whether every question gets the same answer for CALL (in ROOT, FOUND) now."""
         for question, args, answer in self.asked:
-            if question(*args) != answer:
+            if question(*(call if a is _CALL else a for a in args)) != answer:
                 return False
         if self.index and (root is None or gitdir.index_entries(root, found) != self.index[0]):
             return False

@@ -81,6 +81,10 @@ def test_a_line_that_comes_again_is_decided_once(tmp_path: Path, monkeypatch: py
         lines = [json.loads(line) for line in f]
     assert [line["decision"] for line in lines] == [a["decision"] for a in answers]
     assert [line["command"] for line in lines] == commands * 20
+    # A line decided again is recorded as the first one was, at its own time.
+    timeless = [{k: v for k, v in line.items() if k not in ("time", "ts", "ms")} for line in lines]
+    assert timeless[:5] * 20 == timeless
+    assert all(isinstance(line["ms"], float) and isinstance(line["ts"], float) for line in lines)
 
 
 def _call(command: str, cwd: Path) -> Any:

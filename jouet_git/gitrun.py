@@ -103,11 +103,12 @@ def run(argv: list[str], cwd: str | None, *, timeout: float | None = None, deadl
 
 def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, deadline: float | None = None,
           env: Mapping[str, str] | None = None, input: bytes | None = None, max_output: int | None = None,
-          kind: str = "git") -> Running:
+          kind: str = "git", later_input: bool = False) -> Running:
     """Start ARGV as run() would, and return at once: its result() waits for it. Several started
     one after the other run side by side (each git costs about a millisecond to start, mostly
     outside jouet's process). INPUT is written at once as far as the pipe takes it, the rest while
-    result() reads. One not waited for must be abandon()ed."""
+    result() reads; with LATER_INPUT, the input is given later by Running.send(). One not waited
+    for must be abandon()ed."""
     import time
 
     if deadline is None and timeout is not None:
@@ -115,25 +116,43 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
     if deadline is not None and deadline - time.monotonic() <= 0:
         raise Timeout(f"no time was left to run {os.path.basename(argv[0])}")
     COUNTS[kind] = COUNTS.get(kind, 0) + 1
-    child = _Child(argv, cwd, dict(env) if env is not None else git_env(), input is not None)
-    child.feed(input)
-    return Running(child, argv, deadline, max_output)
+    child = _Child(argv, cwd, dict(env) if env is not None else git_env(), later_input or input is not None)
+    running = Running(child, argv, deadline, max_output)
+    if not later_input:
+        running.send(input)
+    return running
 
 
 class Running:
     """A child start() started, until result() or abandon()."""
 
-    __slots__ = ("_argv", "_child", "_deadline", "_max_output")
+    __slots__ = ("_argv", "_child", "_deadline", "_fed", "_max_output")
 
     def __init__(self, child: _Child, argv: list[str], deadline: float | None, max_output: int | None) -> None:
         self._child = child
         self._argv = argv
         self._deadline = deadline
         self._max_output = max_output
+        self._fed = False
+
+    @property
+    def waiting_for_input(self) -> bool:
+        """Started with later_input, and given none yet (send)."""
+        return not self._fed
+
+    def send(self, data: bytes | None) -> None:
+        """Give the child its input (started with later_input): written as far as the pipe takes it
+        now, the rest while result() reads; the input is then closed."""
+        if self._fed:
+            raise ValueError("the child's input was given already")
+        self._fed = True
+        self._child.feed(data)
 
     def result(self) -> Result:
-        """Wait for the child (see run())."""
+        """Wait for the child (see run()). Started with later_input and never sent any, it gets none."""
         child = self._child
+        if not self._fed:
+            self.send(b"")
         try:
             return child.communicate(self._deadline, self._max_output)
         except Timeout as stopped:

@@ -148,6 +148,25 @@ def test_input_is_written_at_start_and_the_rest_while_reading() -> None:
     assert small.result().stdout == b"early\n"
 
 
+def test_input_given_later_reaches_a_child_already_running(tmp_path: Path) -> None:
+    # The child is up (it wrote its marker) before its input is known; send() then gives it.
+    marker = tmp_path / "up"
+    running = gitrun.start(["sh", "-c", f"touch {marker}; cat"], None, timeout=20, later_input=True)
+    assert running.waiting_for_input
+    for _ in range(500):
+        if marker.exists():
+            break
+        time.sleep(0.01)
+    assert marker.exists()
+    running.send(b"known now\n")
+    assert not running.waiting_for_input
+    with pytest.raises(ValueError):
+        running.send(b"twice")
+    assert running.result().stdout == b"known now\n"
+    never = gitrun.start(["cat"], None, timeout=20, later_input=True)
+    assert never.result().stdout == b""  # never sent any: it gets the end of its input
+
+
 def test_an_abandoned_child_is_killed_and_reaped(tmp_path: Path) -> None:
     marker = tmp_path / "pid"
     running = gitrun.start(["sh", "-c", f"echo $$ > {marker}; exec sleep 60"], None, timeout=30)

@@ -65,9 +65,16 @@ class HookScripts:
     """Runs script rules for hook calls: one VM, and real probes shared by the rules of one call."""
 
     def __init__(self, ruleset: RuleSet | None = None) -> None:
-        self.host = ScriptHost()
+        self._host: ScriptHost | None = None
         self._call: Call | None = None
         self._probes: Any = None
+
+    @property
+    def host(self) -> ScriptHost:
+        """The Lua VM, started on the first script run."""
+        if self._host is None:
+            self._host = ScriptHost()
+        return self._host
 
     def probes_for(self, call: Call) -> Any:
         if call is not self._call:
@@ -76,7 +83,19 @@ class HookScripts:
         return self._probes
 
     def run(self, rule: Rule, call: Call, matched: list[int]) -> Outcome | None:
-        return self.host.run(rule, call, matched, self.probes_for(call))
+        probes = self.probes_for(call)
+        from jouet_git.engine.read_ahead import secret_scan
+
+        scope = secret_scan(rule, call, matched)
+        if scope is None:
+            return self.host.run(rule, call, matched, probes)
+        probes.secrets_read_ahead(scope)  # git starts before the VM does, and runs beside it
+        try:
+            return self.host.run(rule, call, matched, probes)
+        finally:
+            from jouet_git.probes.secrets import abandon_ahead
+
+            abandon_ahead()
 
     def asked(self, call: Call) -> list[tuple[str, tuple[Any, ...], Any]] | None:
         """The probes' questions about CALL and their answers, in order (see _LazyProbes.asked)."""

@@ -83,26 +83,63 @@ def start_boundary(cwd: str, revisions: list[str], deadline: float) -> gitrun.Ru
                         env=gitrun.git_env(keep_repo=True))
 
 
-def start_head_files(cwd: str, deadline: float) -> gitrun.Running:
-    """The reading of HEAD's config and ignore file, started now (beside the scan's other git runs),
-    for prepare()'s READ_AHEAD. HEAD is the commit a commit's allowlists come from (its parent)."""
-    request = f"HEAD:{CONFIG}\nHEAD:{IGNORE}\n".encode()
-    return gitrun.start(["git", "cat-file", "--batch"], cwd, deadline=deadline, env=gitrun.git_env(keep_repo=True),
-                        input=request)
+class Reader:
+    """A `git cat-file --batch` started ahead of prepare() (used instead of a new git run): asked at
+    once about a commit's config and ignore file (start_head_files), or waiting to be asked about a
+    commit known only later (start_files_reader: a push's boundary)."""
+
+    __slots__ = ("_files", "_running")
+
+    def __init__(self, running: gitrun.Running) -> None:
+        self._running = running
+        self._files: dict[str, bytes] | None = None
+
+    def files(self, commit: str) -> dict[str, bytes]:
+        """COMMIT's config and ignore file, by path; missing ones are left out."""
+        if self._files is None:
+            running = self._running
+            if running.waiting_for_input:
+                running.send(_request(commit, [CONFIG, IGNORE]))
+            result = running.result()
+            if not result.ok:
+                raise RuntimeError(f"cannot read {CONFIG}, {IGNORE} from commit {commit[:12]}: {result.error()}")
+            self._files = _parse_batch(result.stdout, [CONFIG, IGNORE])
+        return self._files
+
+    def abandon(self) -> None:
+        self._running.abandon()
+
+
+def start_head_files(cwd: str, deadline: float, commit: str = "HEAD") -> Reader:
+    """The reading of COMMIT's config and ignore file, started now, beside the scan's other git runs.
+    HEAD (or the commit it names, read from the files) is where a commit's allowlists come from (its
+    parent)."""
+    return Reader(gitrun.start(["git", "cat-file", "--batch"], cwd, deadline=deadline,
+                               env=gitrun.git_env(keep_repo=True), input=_request(commit, [CONFIG, IGNORE])))
+
+
+def start_files_reader(cwd: str, deadline: float) -> Reader:
+    """A `git cat-file --batch` started now, before the commit whose files prepare() reads is known
+    (a push's boundary): prepare() sends it the request."""
+    return Reader(gitrun.start(["git", "cat-file", "--batch"], cwd, deadline=deadline,
+                               env=gitrun.git_env(keep_repo=True), later_input=True))
 
 
 def prepare(toplevel: str, commit: str | None, work: str, deadline: float,
-            read_ahead: gitrun.Running | None = None) -> Allowlists:
+            read_ahead: Reader | None = None) -> Allowlists:
     """Lay out COMMIT's config and ignore file under WORK (a private directory) for gitleaks.
-    READ_AHEAD: start_head_files() started when COMMIT is HEAD (used instead of a new git run)."""
+    READ_AHEAD: start_head_files() when COMMIT is HEAD, or start_files_reader() (used instead of a
+    new git run)."""
     from jouet_git.gitleaks.summary import ConfigSource
 
     directory = os.path.join(work, "allowlists")
     os.mkdir(directory, 0o700)
     if not commit:
         files: dict[str, bytes] = {}
+        if read_ahead is not None:
+            read_ahead.abandon()
     elif read_ahead is not None:
-        files = _parse_batch(read_ahead.result(), commit, [CONFIG, IGNORE])
+        files = read_ahead.files(commit)
     else:
         files = _read(toplevel, commit, [CONFIG, IGNORE], deadline)
     ignore = files.get(IGNORE)
@@ -130,16 +167,21 @@ def _git(args: list[str], cwd: str, deadline: float, input: bytes | None = None)
 
 def _read(toplevel: str, commit: str, paths: list[str], deadline: float) -> dict[str, bytes]:
     """The files at PATHS (relative to the top) in COMMIT, by path; missing ones are left out."""
-    request = "".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
-    return _parse_batch(_git(["cat-file", "--batch"], toplevel, deadline, input=request), commit, paths)
-
-
-def _parse_batch(result: gitrun.Result, commit: str, paths: list[str]) -> dict[str, bytes]:
-    """The files `git cat-file --batch` printed for PATHS, in order; missing ones are left out."""
+    result = _git(["cat-file", "--batch"], toplevel, deadline, input=_request(commit, paths))
     if not result.ok:
         raise RuntimeError(f"cannot read {', '.join(paths)} from commit {commit[:12]}: {result.error()}")
+    return _parse_batch(result.stdout, paths)
+
+
+def _request(commit: str, paths: list[str]) -> bytes:
+    """`git cat-file --batch`'s input asking for the files at PATHS in COMMIT."""
+    return "".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
+
+
+def _parse_batch(data: bytes, paths: list[str]) -> dict[str, bytes]:
+    """The files `git cat-file --batch` printed in DATA for PATHS, in order; missing ones (and a tree
+    or a submodule by that name, and a file over MAX_FILE) are left out."""
     out: dict[str, bytes] = {}
-    data = result.stdout
     at = 0
     for path in paths:
         end = data.find(b"\n", at)
@@ -147,12 +189,12 @@ def _parse_batch(result: gitrun.Result, commit: str, paths: list[str]) -> dict[s
             break
         header = data[at:end].split()
         at = end + 1
-        if len(header) != 3 or header[1] != b"blob":
-            continue  # "missing", or a tree or a submodule by that name
+        if len(header) != 3 or not header[2].isdigit():
+            continue  # "NAME missing", "NAME ambiguous"
         size = int(header[2])
-        if size <= MAX_FILE:
+        if header[1] == b"blob" and size <= MAX_FILE:
             out[path] = data[at:at + size]
-        at += size + 1
+        at += size + 1  # (a tree's listing is printed too)
     return out
 
 

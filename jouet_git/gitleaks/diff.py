@@ -210,9 +210,17 @@ def _git(args: list[str], cwd: str, deadline: float, max_output: int | None = No
 _CONFIG = ["-c", "core.quotePath=true", "-c", "color.ui=never"]
 
 
-def open_repo(cwd: str, deadline: float) -> Repo:
-    result = _git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-object-format", "--verify", "-q",
-                   "HEAD"], cwd, deadline)
+_REPO_ARGS = ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-object-format", "--verify", "-q", "HEAD"]
+
+
+def start_repo(cwd: str, deadline: float) -> gitrun.Running:
+    """open_repo()'s git run, started now (beside the scan's other git runs)."""
+    return gitrun.start(["git", *_CONFIG, *_REPO_ARGS], cwd, deadline=deadline, env=gitrun.git_env(keep_repo=True))
+
+
+def open_repo(cwd: str, deadline: float, started: gitrun.Running | None = None) -> Repo:
+    """The work tree around CWD; STARTED: start_repo() of the same CWD (used instead of a new git run)."""
+    result = started.result() if started is not None else _git(_REPO_ARGS, cwd, deadline)
     lines = result.stdout.decode("utf-8", "surrogateescape").splitlines()
     if result.code not in (0, 1) or len(lines) < 3:
         message = result.stderr.decode("utf-8", "replace").strip().splitlines()

@@ -30,7 +30,8 @@ the text.
     script(name, text) the bytecode of a built-in rule's script made from exactly TEXT (wheels only)
     sources()          the four chunks' source text, by key
     bytecode(sources)  the usable bytecode of each chunk, by key (only those that match)
-    generate(sources)  the file's content (the build hook writes it with marshal)
+    generate(sources)  the file's content (the build hook writes it with pack)
+    pack(data)         the file's bytes: an index, then each part (the chunks, each script) on its own
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 FILE = "precompiled.marshal"
-FORMAT = 1
+FORMAT = 2
 # The "scripts" of the wheel's file once chunks() took the file (a one-item list; see script()).
 _SCRIPTS: list[Any] = []
 # The chunk each key names, as error messages and tracebacks show it.
@@ -90,14 +91,13 @@ def chunks() -> tuple[dict[str, str], dict[str, bytes]]:
     _SCRIPTS[:] = []
     if not in_source_checkout():
         try:
-            with open(path(), "rb") as f:
-                data = marshal.loads(f.read())
+            data, scripts = _read_chunks(path())
             texts = _recorded(data)
             found = _matching(data, texts) if texts is not None else {}
         except Exception:  # missing, truncated or damaged: read the sources
             texts, found = None, {}
         if texts is not None and len(found) == len(NAMES):
-            _SCRIPTS[:] = [data.get("scripts")]
+            _SCRIPTS[:] = [scripts]
             return texts, found
     texts = sources()
     return texts, bytecode(texts)
@@ -113,8 +113,10 @@ def script(name: str, text: str) -> bytes | None:
     TEXT over; the bytecode itself comes only from the package's file."""
     from zlib import crc32
 
-    scripts = _SCRIPTS[0] if _SCRIPTS else None
-    entries = scripts.get(name) if isinstance(scripts, dict) else None
+    try:
+        entries = _read_script(_SCRIPTS[0], name) if _SCRIPTS else None
+    except Exception:  # a damaged file: compile the text
+        entries = None
     for entry in entries if isinstance(entries, list) else ():
         if not (isinstance(entry, tuple) and len(entry) == 3):
             continue
@@ -122,6 +124,103 @@ def script(name: str, text: str) -> bytes | None:
         if stored == text and isinstance(code, bytes) and crc32(code) == check:
             return code
     return None
+
+
+# The file: MAGIC, the length of the index (4 bytes, big-endian), the index (marshal), then the
+# parts it points at, each a marshal of its own, so that a sandbox reads the four chunks and the one
+# script it runs, not every script of every built-in rule. The index:
+#     {"format": FORMAT, "vm": vm(), "chunks": (offset, length), "scripts": {name: (offset, length)}}
+# with offsets counted from the end of the index. unpack() gives back what generate() made.
+MAGIC = b"jouet-lua-bytecode\n"
+
+
+def pack(data: dict[str, Any]) -> bytes:
+    """The file's bytes for DATA, as generate() makes it."""
+    parts: list[bytes] = []
+    at = 0
+
+    def place(value: Any) -> tuple[int, int]:
+        nonlocal at
+        blob = marshal.dumps(value, 4)
+        parts.append(blob)
+        at += len(blob)
+        return at - len(blob), len(blob)
+
+    index = {key: value for key, value in data.items() if key not in ("chunks", "scripts")}
+    index["chunks"] = place(data.get("chunks"))
+    scripts = data.get("scripts")
+    index["scripts"] = {name: place(entries) for name, entries in scripts.items()} if isinstance(scripts, dict) \
+        else {}
+    head = marshal.dumps(index, 4)
+    return MAGIC + len(head).to_bytes(4, "big") + head + b"".join(parts)
+
+
+def unpack(content: bytes) -> dict[str, Any]:
+    """What pack() was given (for tests and tools; a sandbox reads only the parts it needs)."""
+    index, base = _index(content)
+    data = {key: value for key, value in index.items() if key not in ("chunks", "scripts")}
+    data["chunks"] = _part(content, base, index["chunks"])
+    data["scripts"] = {name: _part(content, base, where) for name, where in index["scripts"].items()}
+    return data
+
+
+def _index(head: bytes) -> tuple[dict[str, Any], int]:
+    """The index at the start of a file (HEAD: its first bytes, enough to hold the index), and
+    where the parts start."""
+    if not head.startswith(MAGIC):
+        raise ValueError("not a precompiled file")
+    start = len(MAGIC) + 4
+    size = int.from_bytes(head[len(MAGIC):start], "big")
+    if len(head) < start + size:
+        raise ValueError("truncated")
+    index = marshal.loads(head[start:start + size])
+    if not (isinstance(index, dict) and isinstance(index.get("scripts"), dict)):
+        raise ValueError("not an index")
+    return index, start + size
+
+
+def _part(content: bytes, base: int, where: Any) -> Any:
+    offset, length = where
+    blob = content[base + offset:base + offset + length]
+    if len(blob) != length:
+        raise ValueError("truncated")
+    return marshal.loads(blob)
+
+
+_HEAD_READ = 16384  # bytes read first: the index, and usually the chunks' start
+
+
+def _read_chunks(file: str) -> tuple[dict[str, Any], tuple[str, int, dict[str, Any]]]:
+    """The file's index with its chunks read (as generate() gives them), and what script() needs to
+    read a script's part: the file, where the parts start, and the scripts' places."""
+    with open(file, "rb") as f:
+        head = f.read(_HEAD_READ)
+        if head.startswith(MAGIC) and len(head) >= len(MAGIC) + 4:  # an index longer than the first read
+            head += f.read(max(0, len(MAGIC) + 4 + int.from_bytes(head[len(MAGIC):len(MAGIC) + 4], "big")
+                               - len(head)))
+        index, base = _index(head)
+        offset, length = index["chunks"]
+        end = base + offset + length
+        if end > len(head):
+            head += f.read(end - len(head))
+    data = {key: value for key, value in index.items() if key != "scripts"}
+    data["chunks"] = _part(head, base, index["chunks"])
+    return data, (file, base, index["scripts"])
+
+
+def _read_script(where: tuple[str, int, dict[str, Any]], name: str) -> Any:
+    """The entries of script NAME in the file chunks() took (None when it has none)."""
+    file, base, places = where
+    place = places.get(name)
+    if place is None:
+        return None
+    offset, length = place
+    with open(file, "rb") as f:
+        f.seek(base + offset)
+        blob = f.read(length)
+    if len(blob) != length:
+        return None
+    return marshal.loads(blob)
 
 
 def _recorded(data: Any) -> dict[str, str] | None:
@@ -143,9 +242,7 @@ def bytecode(sources: dict[str, str]) -> dict[str, bytes]:
     VM; chunks without one are left out (the caller compiles their text). In a source checkout a file
     that is missing or does not match is made again first."""
     try:
-        with open(path(), "rb") as f:
-            data = marshal.loads(f.read())
-        found = _matching(data, sources)
+        found = _matching(_read_chunks(path())[0], sources)
     except Exception:  # missing, truncated or damaged: as if there were none
         found = {}
     if len(found) == len(sources) or not in_source_checkout():
@@ -153,7 +250,7 @@ def bytecode(sources: dict[str, str]) -> dict[str, bytes]:
     try:
         data = generate(sources)
         found = _matching(data, sources)
-        _write(marshal.dumps(data, 4))
+        _write(pack(data))
     except Exception:  # a read-only checkout, or a lupa that cannot dump: compile the text
         pass
     return found

@@ -58,7 +58,7 @@ class Probes:
     """
 
     __slots__ = (
-        "_cache", "_deadline", "_env", "_repos", "_secrets_deadline", "budget", "call", "cwd",
+        "_cache", "_deadline", "_env", "_repos", "_secrets_deadline_at", "budget", "call", "cwd",
         "git_processes",
     )
 
@@ -71,7 +71,8 @@ class Probes:
         self._repos: dict[str, Repo | None] = {}
         self._env: dict[str, str] | None = None
         self._deadline = time.monotonic() + self.budget
-        self._secrets_deadline: float | None = None
+        # When the secret scans of this call must have ended (budgets.secrets() from the first).
+        self._secrets_deadline_at: float | None = None
 
     # -- budget -----------------------------------------------------------------------------------
 
@@ -443,8 +444,6 @@ class Probes:
         if key in self._cache:
             return self._cache[key]
         now = time.monotonic()
-        if self._secrets_deadline is None:
-            self._secrets_deadline = now + budgets.secrets()
         if self._secrets_deadline <= now:
             return None, f"out of time: the secret scans' {budgets.secrets():g} s for this call were spent"
         from jouet_git import gitrun
@@ -464,6 +463,27 @@ class Probes:
             return None, f"out of time: {reason}"
         self._cache[key] = answer
         return answer
+
+    @property
+    def _secrets_deadline(self) -> float:
+        if self._secrets_deadline_at is None:
+            self._secrets_deadline_at = time.monotonic() + budgets.secrets()
+        return self._secrets_deadline_at
+
+    def secrets_read_ahead(self, scope: str) -> None:
+        """Begin the scan secrets_scan(SCOPE) would run in the call's own directory, for a script
+        about to ask for it (jouet_git/engine/read_ahead.py): its git runs start now, beside the Lua
+        VM's start. secrets_scan() with those very arguments takes them over; see secrets.read_ahead."""
+        if self.repo_at(self.cwd) is None:
+            return
+        from jouet_git import gitrun
+        from jouet_git.probes import secrets
+
+        before = gitrun.COUNTS.get("git", 0)
+        try:
+            secrets.read_ahead(self.cwd, scope, self._secrets_deadline, self._pushed() if scope == "outgoing" else None)
+        finally:
+            self.git_processes += gitrun.COUNTS.get("git", 0) - before
 
     def _pushed(self) -> list[tuple[str, str]] | None:
         """For a git pre-push call, the (remote oid, local oid) pairs naming exactly what it sends."""

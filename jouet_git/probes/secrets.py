@@ -95,12 +95,100 @@ def scan(
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[dict[str, Any]] | None, str | None]:
     """Scan SCOPE of the repository at CWD with gitleaks; see the module docstring."""
+    global LAST, _AHEAD
+    LAST = ScanInfo()
+    ahead, _AHEAD = _AHEAD, None
+    if ahead is not None and ahead.key == _key(cwd, scope, paths, deadline, range, budget, max_bytes):
+        started = ahead.started
+    else:
+        if ahead is not None:
+            ahead.abandon()
+        started = _begin(cwd, scope, paths, deadline, range, budget, max_bytes)
+    if isinstance(started, str):
+        return None, started
+    LAST.gitleaks = started.gitleaks
+    if progress is not None:
+        progress("reading the commits" if scope == "outgoing" else f"reading the {scope} changes")
+    try:
+        return _scan(cwd, scope, paths, started, progress)
+    finally:
+        started.abandon()
+
+
+class _Started:
+    """A scan's first steps (_begin): its limits, and the git runs that need no answer from the
+    repository, already running (EARLY: each taken out of it as it is used, the rest abandoned)."""
+
+    __slots__ = ("budget", "choice", "early", "end", "gitleaks", "layout", "revisions", "size")
+
+    def __init__(self, budget: float, end: float, choice: Any, revisions: list[str], size: Any) -> None:
+        self.budget = budget
+        self.end = end
+        self.choice = choice
+        self.gitleaks: str = choice.path
+        self.revisions = revisions
+        self.size = size
+        self.early: dict[str, Any] = {}
+        # The work tree and HEAD, read from its files instead of asked of `git rev-parse` (_layout).
+        self.layout: Any = None
+
+    def abandon(self) -> None:
+        early, self.early = self.early, {}
+        for running in early.values():
+            running.abandon()
+
+
+class _Ahead:
+    """A scan begun before it was asked for (read_ahead), and the arguments it was begun with."""
+
+    __slots__ = ("key", "started")
+
+    def __init__(self, key: tuple[Any, ...], started: _Started | str) -> None:
+        self.key = key
+        self.started = started  # (or why it could not begin)
+
+    def abandon(self) -> None:
+        if isinstance(self.started, _Started):
+            self.started.abandon()
+
+
+_AHEAD: _Ahead | None = None
+
+
+def _key(cwd: str, scope: str, paths: list[str] | None, deadline: float | None,
+         range_: str | Sequence[tuple[str, str]] | None, budget: float | None, max_bytes: int) -> tuple[Any, ...]:
+    fixed = range_ if range_ is None or isinstance(range_, str) else tuple(tuple(pair) for pair in range_)
+    return (cwd, scope, None if paths is None else tuple(paths), deadline, fixed, budget, max_bytes)
+
+
+def read_ahead(cwd: str, scope: str = "staged", deadline: float | None = None,
+               range: str | Sequence[tuple[str, str]] | None = None) -> None:
+    """Begin the scan scan(CWD, SCOPE, deadline=DEADLINE, range=RANGE) will be asked for: its git runs
+    start now, beside whatever comes before the question (a rule script's Lua VM starting). A scan
+    asked with other arguments abandons them and begins afresh; so does the next read_ahead.
+    abandon_ahead() abandons one never asked for."""
+    global _AHEAD
+    abandon_ahead()
+    key = _key(cwd, scope, None, deadline, range, None, MAX_DIFF_BYTES)
+    _AHEAD = _Ahead(key, _begin(cwd, scope, None, deadline, range, None, MAX_DIFF_BYTES))
+
+
+def abandon_ahead() -> None:
+    """Abandon the git runs of a read_ahead() no scan asked for."""
+    global _AHEAD
+    ahead, _AHEAD = _AHEAD, None
+    if ahead is not None:
+        ahead.abandon()
+
+
+def _begin(cwd: str, scope: str, paths: list[str] | None, deadline: float | None,
+           range_: str | Sequence[tuple[str, str]] | None, budget: float | None, max_bytes: int) -> _Started | str:
+    """A scan's first steps: its limits, gitleaks found, and the git runs that need no answer from
+    the repository started; or why the scan cannot run."""
     import time
 
-    global LAST
-    LAST = ScanInfo()
     if scope not in SCOPES:
-        return None, f"unknown scope {scope!r}: use staged, tracked or outgoing"
+        return f"unknown scope {scope!r}: use staged, tracked or outgoing"
     if budget is None:
         from jouet_git import budgets
 
@@ -116,52 +204,87 @@ def scan(
     # Found here, checked against the official release (ready) only once it is to be read or run.
     choice = gl_binary.which(check=False)
     if choice is None or choice.problem:
-        return None, choice.problem if choice is not None else gl_binary.INSTALL_HINT
-    gitleaks = choice.path
-    LAST.gitleaks = gitleaks
+        return choice.problem if choice is not None else gl_binary.INSTALL_HINT
     try:
-        revisions = _revisions(range) if scope == "outgoing" else []
+        revisions = _revisions(range_) if scope == "outgoing" else []
     except ValueError as error:
-        return None, str(error)
-    if progress is not None:
-        progress("reading the commits" if scope == "outgoing" else f"reading the {scope} changes")
-    size = diff.Budget(max_bytes)
+        return str(error)
+    started = _Started(budget, end, choice, revisions, diff.Budget(max_bytes))
     from jouet_git.gitleaks import committed
 
     # Each git costs about a millisecond to start, mostly outside this process: what does not need
-    # the repository's answer starts now and runs beside it (the staged diff of a plain commit, the
-    # outgoing commits and their boundary, HEAD's allowlists). Whatever is not used is abandoned.
-    early: dict[str, Any] = {}
+    # another's answer starts now and runs beside the others (the staged diff of a plain commit, the
+    # outgoing commits and their boundary, HEAD's allowlists, the repository's layout). Whatever is
+    # not used is abandoned.
+    # Where the work tree is and the commit HEAD names are read from the files where they can be
+    # (no `git rev-parse`): HEAD's allowlists are then asked of that very commit.
+    started.layout = _layout(cwd)
+    head = started.layout.head if started.layout is not None else "HEAD"
+    early = started.early
     try:
-        try:
-            if scope == "staged" and not paths:
-                early["diff"] = diff.start_staged(cwd, end, size)
-            elif scope == "outgoing" and revisions:
-                early["diff"] = diff.start_outgoing(cwd, end, size, revisions)
-                early["boundary"] = committed.start_boundary(cwd, revisions, end)
-            if scope != "outgoing":
-                early["allow"] = committed.start_head_files(cwd, end)
-        except gitrun.Timeout:
-            return None, f"the secret scan ran out of its {budget:g} s budget while reading the diff"
-        except (gitrun.GitMissing, OSError) as error:
-            return None, str(error)
-        return _scan(cwd, scope, paths, revisions, end, size, budget, gitleaks, choice, early, progress)
-    finally:
-        for running in early.values():
-            running.abandon()
+        if scope == "staged" and not paths:
+            early["diff"] = diff.start_staged(cwd, end, started.size)
+        elif scope == "outgoing" and revisions:
+            early["diff"] = diff.start_outgoing(cwd, end, started.size, revisions)
+            early["boundary"] = committed.start_boundary(cwd, revisions, end)
+            early["allow"] = committed.start_files_reader(cwd, end)  # asked once the boundary is known
+        if scope != "outgoing":
+            early["allow"] = committed.start_head_files(cwd, end, head)
+        if started.layout is None:
+            early["repo"] = diff.start_repo(cwd, end)
+    except gitrun.Timeout:
+        started.abandon()
+        return f"the secret scan ran out of its {budget:g} s budget while reading the diff"
+    except (gitrun.GitMissing, OSError) as error:
+        started.abandon()
+        return str(error)
+    return started
 
 
-def _scan(cwd: str, scope: str, paths: list[str] | None, revisions: list[str], end: float, size: Any,
-          budget: float, gitleaks: str, choice: Any, early: dict[str, Any],
+def _layout(cwd: str) -> Any:
+    """The work tree around CWD and the commit HEAD names, read from its files (diff.Repo), where git
+    would find the same: not when a variable such as GIT_DIR or GIT_WORK_TREE or
+    GIT_CEILING_DIRECTORIES changes where git looks, nor before the first commit (which hash the
+    repository uses is then git's to say), nor when the files leave the commit unsure
+    (gitdir.head_commit). None: ask `git rev-parse`."""
+    if any(os.environ.get(name) for name in _LAYOUT_VARIABLES):
+        return None
+    from jouet_git import gitdir
+    from jouet_git.gitleaks import diff
+
+    found = gitdir.find(cwd)
+    if found is None:
+        return None
+    known, head = gitdir.head_commit(found)
+    if not known or head is None:
+        return None
+    return diff.Repo(found.root, "sha256" if len(head) == 64 else "sha1", head, found.git_dir)
+
+
+_LAYOUT_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+                     "GIT_DISCOVERY_ACROSS_FILESYSTEM")
+
+
+def _repository(cwd: str, started: _Started) -> Any:
+    """The work tree the scan reads (diff.Repo): read from its files, or else from `git rev-parse`."""
+    from jouet_git.gitleaks import diff
+
+    if started.layout is not None:
+        return started.layout
+    return diff.open_repo(cwd, started.end, started.early.pop("repo", None))
+
+
+def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
           progress: Callable[[str], None] | None) -> tuple[list[dict[str, Any]] | None, str | None]:
-    """scan() once the git runs that need no answer from the repository have started (EARLY: each
-    taken out of it as it is used)."""
+    """scan() once its first steps are taken (STARTED: see _begin)."""
     from jouet_git import gitrun
     from jouet_git.gitleaks import binary as gl_binary
     from jouet_git.gitleaks import diff, precheck
 
+    revisions, end, size, budget = started.revisions, started.end, started.size, started.budget
+    gitleaks, choice, early = started.gitleaks, started.choice, started.early
     try:
-        repo = diff.open_repo(cwd, end)
+        repo = _repository(cwd, started)
         changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size, early.pop("diff", None))
     except diff.NotARepo as error:
         return None, f"not a git work tree: {error}"
@@ -187,7 +310,7 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, revisions: list[str], e
         try:
             if scope == "outgoing":
                 base = committed.boundary(repo.toplevel, revisions, end, early.pop("boundary", None))
-                allow = committed.prepare(repo.toplevel, base, work, end)
+                allow = committed.prepare(repo.toplevel, base, work, end, early.pop("allow", None))
             else:
                 allow = committed.prepare(repo.toplevel, repo.head, work, end, early.pop("allow", None))
         except gitrun.Timeout:

@@ -9,7 +9,6 @@ of its own (the package's file is shared by every test).
 from __future__ import annotations
 
 import importlib.util
-import marshal
 import os
 import subprocess
 import sys
@@ -61,7 +60,7 @@ def checkout(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def write(target: Path, data: dict[str, Any]) -> None:
-    target.write_bytes(marshal.dumps(data, 4))
+    target.write_bytes(precompiled.pack(data))
 
 
 def works(sb: Sandbox) -> None:
@@ -168,7 +167,7 @@ def test_an_edited_chunk_is_compiled_from_its_text(target: Path, made: list[int]
     sb = Sandbox()
     assert sb.precompiled == ALL and len(made) == 1  # made again from the edited text
     assert sb.load("return edited", "t.lua", sb.new_env(), B) == "yes"
-    assert marshal.loads(target.read_bytes())["chunks"]["safelib"][0] == edited
+    assert precompiled.unpack(target.read_bytes())["chunks"]["safelib"][0] == edited
 
 
 def test_a_wheel_takes_its_file_as_built_without_importing_the_sources(target: Path, made: list[int],
@@ -205,7 +204,7 @@ def test_another_lupa_is_not_trusted(target: Path, made: list[int], monkeypatch:
     checkout(monkeypatch)
     made.clear()
     assert Sandbox().precompiled == ALL and len(made) == 1
-    assert marshal.loads(target.read_bytes())["vm"] == ["0.0-another", real[1]]
+    assert precompiled.unpack(target.read_bytes())["vm"] == ["0.0-another", real[1]]
 
 
 def test_another_file_format_is_not_trusted(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,7 +217,7 @@ def test_another_file_format_is_not_trusted(target: Path, monkeypatch: pytest.Mo
 
 def _damaged(kind: str) -> bytes:
     data = precompiled.generate(precompiled.sources())
-    whole = marshal.dumps(data, 4)
+    whole = precompiled.pack(data)
     source, code, check = data["chunks"]["runtime"]
     if kind == "truncated":
         return whole[: len(whole) // 2]
@@ -239,7 +238,7 @@ def _damaged(kind: str) -> bytes:
         data["chunks"]["runtime"] = (source, code.decode("latin-1"), check)
     elif kind == "wrong shape":
         data["chunks"] = [data["chunks"]]
-    return marshal.dumps(data, 4)
+    return precompiled.pack(data)
 
 
 @pytest.mark.parametrize("kind", ["truncated", "empty", "garbage", "flipped byte", "refused by Lua", "not bytes",
@@ -326,7 +325,7 @@ def test_the_build_hook_puts_it_in_the_wheel(monkeypatch: pytest.MonkeyPatch) ->
         shipped = {dest: src for src, dest in build_data["force_include"].items()}
         built = shipped[f"jouet_git/luau/{precompiled.FILE}"]
         with open(built, "rb") as f:
-            data = marshal.loads(f.read())
+            data = precompiled.unpack(f.read())
         assert precompiled._matching(data, precompiled.sources()).keys() == set(ALL)
         assert not any("precompiled" in s for s in said)
     finally:
@@ -394,3 +393,57 @@ def test_the_wheel_holds_every_built_in_script_as_the_host_compiles_it(target: P
     outcome = host.run(rule, call, [0], ExampleProbes(example, "/jouet-example", call))
     assert host.sb.scripts_precompiled == ["reset-hard.luau"]
     assert outcome is not None and outcome.action == "deny"
+
+
+def test_a_sandbox_reads_the_chunks_and_the_one_script_it_runs(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The file holds every built-in script's bytecode; a sandbox reads the index, the four chunks and
+    # the part of the script it runs, not the others.
+    scripts = [(f"s{i}.lua", f"return {i} + 0") for i in range(40)]
+    data = precompiled.generate(precompiled.sources(), scripts)
+    content = precompiled.pack(data)
+    assert precompiled.unpack(content) == data
+    write(target, data)
+    wheel(monkeypatch)
+    read: list[int] = []
+    real_open = open
+
+    class Counted:
+        def __init__(self, f: Any) -> None:
+            self.f = f
+
+        def __enter__(self) -> Counted:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.f.close()
+
+        def read(self, size: int = -1) -> bytes:
+            blob: bytes = self.f.read(size)
+            read.append(len(blob))
+            return blob
+
+        def seek(self, at: int) -> int:
+            return int(self.f.seek(at))
+
+    def counted_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        f = real_open(file, *args, **kwargs)
+        return Counted(f) if str(file) == str(target) else f
+
+    monkeypatch.setattr("builtins.open", counted_open)
+    sb = Sandbox()
+    assert sb.load("return 7 + 0", "s7.lua", sb.new_env(), B) == 7
+    assert sb.scripts_precompiled == ["s7.lua"]
+    monkeypatch.undo()
+    index, base = precompiled._index(content)
+    chunks_end = base + sum(index["chunks"])
+    assert sum(read) == chunks_end + index["scripts"]["s7.lua"][1]  # the chunks, and s7's part alone
+
+
+def test_a_script_part_that_does_not_read_compiles_the_text(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = precompiled.generate(precompiled.sources(), [("t.lua", "return 40 + 2")])
+    content = precompiled.pack(data)
+    target.write_bytes(content[:-5])  # the last part (the script's) cut short
+    wheel(monkeypatch)
+    sb = Sandbox()
+    assert sb.precompiled == ALL
+    assert sb.load("return 40 + 2", "t.lua", sb.new_env(), B) == 42 and sb.scripts_precompiled == []

@@ -378,3 +378,58 @@ def test_the_hook_runs_the_probe_read_only(repo: Path, s: Secrets) -> None:
     assert not (repo / ".git" / "index.lock").exists()
     assert "new.py" in git(repo, "status", "--porcelain")  # still untracked
     assert os.path.exists(repo / "new.py")
+
+
+# -- the scan's git runs, started before the Lua VM (engine/read_ahead.py) -----------------------------
+
+
+def git_runs(command: str, repo: Path, tmp_path: Path) -> tuple[dict[str, object] | None, list[str]]:
+    """The hook's reply to COMMAND, and the git runs it started (their arguments, as logged)."""
+    from testing.gitrules import write_git_wrapper
+
+    log = tmp_path / "git.log"
+    log.unlink(missing_ok=True)
+    env = write_git_wrapper(tmp_path / "bin", log)
+    reply = hook(command, repo, env)
+    return reply, [line.split("\t", 1)[1] for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def test_a_commit_s_scan_runs_two_gits_once_each(repo: Path, tmp_path: Path, s: Secrets) -> None:
+    # The scan begun before the VM starts is the one the script asks for: nothing runs twice, and
+    # a plain commit reads where the work tree is from its files (no `git rev-parse`).
+    stage(repo, {"src/app.py": "x = 1\ny = 8\n"})
+    reply, runs = git_runs("git commit -m 'a clean change'", repo, tmp_path)
+    assert reply is None
+    assert sorted(run.split(" --")[0].split()[-1] for run in runs) == ["cat-file", "diff"], runs
+    stage(repo, {"deploy.sh": f"export GH={s.github}\n"})
+    reply, runs = git_runs("git commit -m 'deploy script'", repo, tmp_path)
+    assert "deploy.sh:1 (github-pat)" in denial(reply)
+    assert len(runs) == 2, runs
+
+
+def test_a_push_s_scan_runs_each_git_once(repo: Path, tmp_path: Path, s: Secrets) -> None:
+    stage(repo, {"deploy.sh": f"export GH={s.github}\n"})
+    git(repo, "commit", "-q", "-m", "deploy script")
+    reply, runs = git_runs("git push origin feature", repo, tmp_path)
+    assert "This push would send 1 secret" in denial(reply)
+    # (gitleaks itself then runs `git log` and `git ls-remote`)
+    scan_runs = [run for run in runs if any(word in run for word in ("--format=%x00%H", "rev-list --boundary",
+                                                                       "cat-file", "rev-parse"))]
+    assert len(scan_runs) == 3 and len(set(scan_runs)) == 3, runs
+
+
+@pytest.mark.parametrize("command", [
+    "git commit -am 'all of it'",                  # the tracked scope, not the staged one
+    "git add deploy.sh && git commit -m deploy",   # what the add stages is scanned too
+    "cd src && git commit -m deploy",              # run elsewhere than the call's directory
+    "git commit -m deploy -- deploy.sh",           # a pathspec: the file as it is in the work tree
+])
+def test_a_commit_the_read_ahead_does_not_fit_is_scanned_all_the_same(repo: Path, s: Secrets, command: str) -> None:
+    # For these the script asks for another scan than the one begun early, which is abandoned.
+    if "-am" in command:  # a tracked file changed, not staged
+        stage(repo, {"deploy.sh": "echo hello\n"})
+        git(repo, "commit", "-q", "-m", "the script")
+    write(repo, "deploy.sh", f"export GH={s.github}\n")
+    if "git add" not in command and "-am" not in command:
+        git(repo, "add", "deploy.sh")
+    assert "github-pat" in denial(hook(command, repo)), command

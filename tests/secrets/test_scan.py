@@ -221,23 +221,70 @@ def test_relative_extend_path_is_read_from_the_same_commit(repo: Path, s: Secret
     assert rules_of(findings) == {"base-token"}
 
 
-def test_keyword_free_change_runs_no_gitleaks_and_three_git_calls(repo: Path) -> None:
+def test_keyword_free_change_runs_no_gitleaks_and_two_git_calls(repo: Path) -> None:
     (repo / "src" / "app.py").write_text("x = 1\ny = 3\n")
     git(repo, "add", "src/app.py")
     before = dict(gitrun.COUNTS)
     assert scan(str(repo), "staged") == ([], None)
     assert gitrun.COUNTS["gitleaks"] == before["gitleaks"]
-    # where the repository is, the diff, and the allowlists of HEAD
-    assert gitrun.COUNTS["git"] - before["git"] == 3
+    # the diff, and HEAD with its allowlists: where the work tree is comes from its files
+    assert gitrun.COUNTS["git"] - before["git"] == 2
     assert secrets.LAST.gitleaks_ran is False
+    assert secrets.LAST.allowlists.endswith(git(repo, "rev-parse", "HEAD").strip()[:12])
+
+
+@pytest.mark.parametrize("variable", ["GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES"])
+def test_a_variable_that_moves_where_git_looks_makes_the_scan_ask_git(variable: str, repo: Path, s: Secrets,
+                                                                      tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # git sets GIT_DIR (and GIT_WORK_TREE) for its hooks; with such a variable, the files around the
+    # directory may not be the repository git uses, so `git rev-parse` says which it is.
+    (repo / "src" / "t.txt").write_text(f"{s.github}\n")
+    git(repo, "add", "src/t.txt")
+    value = {"GIT_DIR": str(repo / ".git"), "GIT_WORK_TREE": str(repo), "GIT_CEILING_DIRECTORIES": str(tmp_path)}
+    monkeypatch.setenv(variable, value[variable])
+    before = gitrun.COUNTS["git"]
+    findings, reason = scan(str(repo / "src"), "staged")
+    assert reason is None and findings
+    assert gitrun.COUNTS["git"] - before == 3
+
+
+def test_a_repository_whose_files_point_elsewhere_is_scanned_where_git_says(tmp_path: Path, s: Secrets,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # GIT_DIR names another repository than the one around the directory: the staged lines scanned
+    # are that repository's, as the commit git is about to make takes them.
+    near = make_repo(tmp_path / "near")
+    far = make_repo(tmp_path / "far")
+    (far / "t.txt").write_text(f"{s.github}\n")
+    git(far, "add", "t.txt")
+    monkeypatch.setenv("GIT_DIR", str(far / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(far))
+    findings, reason = scan(str(near), "staged")
+    assert reason is None
+    assert [f["path"] for f in findings or []] == ["t.txt"]
+
+
+def test_the_first_commit_asks_git_which_hash_the_repository_uses(tmp_path: Path, s: Secrets) -> None:
+    repo = tmp_path / "fresh"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    (repo / "t.txt").write_text(f"{s.github}\n")
+    git(repo, "add", "t.txt")
+    before = gitrun.COUNTS["git"]
+    findings, reason = scan(str(repo), "staged")
+    assert reason is None and findings
+    assert gitrun.COUNTS["git"] - before == 3  # no HEAD to read: rev-parse after all
+    assert secrets.LAST.allowlists == "gitleaks' default config, no .gitleaksignore"
 
 
 def test_git_calls_per_scope(repo: Path, s: Secrets) -> None:
     (repo / "new.txt").write_text("n = 1\n")
     # HEAD's allowlists are read beside the diff (started before the repository answers), so a scope
     # with nothing to scan also starts that read: one git more there, none where there is something.
-    for scope, paths, calls in (("staged", None, 3), ("staged", ["new.txt"], 5), ("tracked", None, 3),
-                                ("tracked", ["new.txt"], 5), ("outgoing", None, 3)):
+    # Where the work tree is and the commit HEAD names are read from the files, not from `git
+    # rev-parse`; a push's allowlists are read by a `git cat-file` started before the boundary commit
+    # is known.
+    for scope, paths, calls in (("staged", None, 2), ("staged", ["new.txt"], 4), ("tracked", None, 2),
+                                ("tracked", ["new.txt"], 4), ("outgoing", None, 3)):
         before = gitrun.COUNTS["git"]
         scan(str(repo), scope, paths=paths)
         assert gitrun.COUNTS["git"] - before == calls, (scope, paths)

@@ -1,0 +1,85 @@
+"""Reading a repository's layout and HEAD from its files (jouet_git/gitdir.py), checked against what
+git itself says on real repositories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from testing import git, make_repo
+
+from jouet_git import gitdir
+
+
+def said_by_git(repo: Path) -> str | None:
+    out = git(repo, "rev-parse", "--verify", "-q", "HEAD", check=False).strip()
+    return out or None
+
+
+def read(repo: Path) -> tuple[bool, str | None]:
+    found = gitdir.find(str(repo))
+    assert found is not None
+    return gitdir.head_commit(found)
+
+
+def test_a_branch_in_a_loose_ref_then_in_packed_refs(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    assert read(repo) == (True, said_by_git(repo))
+    git(repo, "pack-refs", "--all")
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    assert read(repo) == (True, said_by_git(repo))
+    (repo / "a.txt").write_text("b\n")
+    git(repo, "commit", "-qam", "two")  # a loose ref again, newer than the packed one
+    assert read(repo) == (True, said_by_git(repo))
+
+
+def test_detached_and_unborn(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    first = said_by_git(repo)
+    (repo / "a.txt").write_text("b\n")
+    git(repo, "commit", "-qam", "two")
+    git(repo, "checkout", "-q", "--detach", "HEAD~1")
+    assert read(repo) == (True, first)
+    git(repo, "checkout", "-q", "--orphan", "fresh")
+    assert said_by_git(repo) is None
+    assert read(repo) == (True, None)
+    empty = tmp_path / "empty"
+    git(tmp_path, "init", "-q", str(empty))
+    assert read(empty) == (True, None)
+
+
+def test_a_linked_worktree_reads_its_own_head_and_the_shared_branches(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    git(repo, "worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
+    side = tmp_path / "side"
+    (side / "a.txt").write_text("side\n")
+    git(side, "commit", "-qam", "on side")
+    assert read(side) == (True, said_by_git(side))
+    assert read(repo) == (True, said_by_git(repo))
+    assert said_by_git(side) != said_by_git(repo)
+
+
+def test_a_symbolic_ref_is_followed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    git(repo, "symbolic-ref", "refs/heads/alias", "refs/heads/main")
+    git(repo, "symbolic-ref", "HEAD", "refs/heads/alias")
+    assert read(repo) == (True, said_by_git(repo))
+
+
+@pytest.mark.parametrize("head", [
+    "ref: refs/heads/.invalid\n",  # a reftable repository: its refs are not files
+    "ref: refs/heads/../../config\n",
+    "ref: HEAD\n",
+    "not a commit\n",
+])
+def test_what_the_files_cannot_say_is_left_to_git(tmp_path: Path, head: str) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    (repo / ".git" / "HEAD").write_text(head)
+    assert read(repo) == (False, None)
+
+
+def test_a_huge_packed_refs_is_left_to_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    git(repo, "pack-refs", "--all")
+    monkeypatch.setattr(gitdir, "PACKED_REFS_LIMIT", 10)
+    assert read(repo) == (False, None)

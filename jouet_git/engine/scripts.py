@@ -31,12 +31,19 @@ class _LazyProbes:
         if self._probes is not None:
             self._probes.begin_check()
 
-    def __getattr__(self, name: str) -> Any:
+    def _made(self) -> Any:
         if self._probes is None:
             from jouet_git.probes.core import Probes
 
             self._probes = Probes(self._call.cwd, self._call)
-        probe = getattr(self._probes, name)
+        return self._probes
+
+    def secrets_read_ahead(self, scope: str) -> None:
+        """Not a question (it starts the scan a script is about to ask for): not noted in `asked`."""
+        self._made().secrets_read_ahead(scope)
+
+    def __getattr__(self, name: str) -> Any:
+        probe = getattr(self._made(), name)
 
         def asking(*args: Any) -> Any:
             answer = probe(*args)

@@ -12,6 +12,7 @@ handful of small files:
 from __future__ import annotations
 
 import os
+import stat
 
 
 class Repo:
@@ -50,8 +51,12 @@ def _read(path: str) -> str | None:
 
 def _git_dir_of(worktree: str) -> str | None:
     """The git dir that WORKTREE/.git names, or None when there is none (or it is unusable)."""
-    dot_git = os.path.join(worktree, ".git")
-    if os.path.isdir(dot_git):
+    dot_git = worktree + "/.git" if worktree != "/" else "/.git"
+    try:
+        is_dir = stat.S_ISDIR(os.stat(dot_git).st_mode)
+    except (OSError, ValueError):  # none here (most directories a search walks up through): one stat
+        return None
+    if is_dir:
         return dot_git if os.path.exists(os.path.join(dot_git, "HEAD")) else None
     text = _read(dot_git)
     if text is None or not text.startswith("gitdir:"):
@@ -64,9 +69,11 @@ def _git_dir_of(worktree: str) -> str | None:
 
 def find(cwd: str) -> Repo | None:
     """The repository whose worktree holds CWD, or None outside any (and in a bare repository)."""
+    # Absolute and normalized from here on: plain string operations walk it up (a stream of calls
+    # looks for the repository on every line).
     current = os.path.realpath(cwd)
     while True:
-        if os.path.basename(current) == ".git":
+        if current.endswith("/.git"):
             # Inside a git dir itself: no worktree here.
             return None
         git_dir = _git_dir_of(current)
@@ -79,10 +86,9 @@ def find(cwd: str) -> Repo | None:
             else:
                 common_dir = git_dir
             return Repo(current, git_dir, common_dir)
-        parent = os.path.dirname(current)
-        if parent == current:
+        if current == "/":
             return None
-        current = parent
+        current = current[:current.rfind("/")] or "/"
 
 
 def find_root(cwd: str) -> str | None:

@@ -286,6 +286,17 @@ def entry(call: Call, decision: Decision, root: str | None, ms: float | None = N
     return line
 
 
+def stamped(line: dict[str, Any], ms: float | None) -> dict[str, Any]:
+    """A copy of LINE (what entry() made for a call) with the time of now and MS: the ledger line of
+    the same call decided the same way again, in a stream (engine/runner.py)."""
+    now = time.time()
+    out = dict(line)
+    out["time"] = iso(now)
+    out["ts"] = round(now, 3)
+    out["ms"] = round(ms, 2) if ms is not None else None
+    return out
+
+
 def stored_record(record: dict[str, Any]) -> dict[str, Any]:
     """A recorded check as the ledger keeps it: text redacted, or left out with content off."""
     out = dict(record)

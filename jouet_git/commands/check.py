@@ -141,7 +141,10 @@ def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: s
                               item.get("input") if isinstance(item.get("input"), dict) else None,
                               item.get("harness") if isinstance(item.get("harness"), str) else harness)
             call.reader = reader  # a command read before is not read again (shell.ParseMemo)
-            out: dict[str, Any] = _with_broken(runner.decide_and_record(call), runner.ruleset_for(call))
+            # The line (with this stream's directory and harness) is all the call is made of: a
+            # decision that read nothing else is given again to the same line (Runner.decide).
+            decision = runner.decide_and_record(call, key=(line, base, harness))
+            out: dict[str, Any] = _with_broken(decision, runner.ruleset_for(call))
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)
             out = {"error": f"line {number}: {message}"}

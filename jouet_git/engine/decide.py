@@ -77,7 +77,7 @@ class Decision:
     """The first denial, else the first ask, else the warnings, else a rewrite, else nothing; plus
     recorded checks. `deny` holds the denial or, when no rule denies, the ask (its action says which)."""
 
-    __slots__ = ("allowed", "deny", "errors", "ms", "records", "rewrite", "warnings")
+    __slots__ = ("allowed", "asked", "deny", "errors", "ms", "records", "rewrite", "warnings")
 
     def __init__(self) -> None:
         self.deny: Finding | None = None
@@ -88,6 +88,9 @@ class Decision:
         # Rules a person let through (JOUET_ALLOW), and how long deciding took.
         self.allowed: list[str] = []
         self.ms: float | None = None
+        # What deciding asked of the filesystem (a rule's `requires`), in order: (function,
+        # arguments, answer). The same call gets the same decision while the answers stay the same.
+        self.asked: list[tuple[Any, tuple[Any, ...], bool]] = []
 
     @property
     def action(self) -> str | None:
@@ -174,6 +177,13 @@ def guarded_found(call: Call) -> bool:
     return bool(call_guarded(call))
 
 
+def _ask(decision: Decision, question: Any, *args: Any) -> bool:
+    """QUESTION(*ARGS), noted in DECISION.asked."""
+    answer: bool = question(*args)
+    decision.asked.append((question, args, answer))
+    return answer
+
+
 def evaluate(rule: Rule, call: Call, ctx: Context, scripts: ScriptRunner | None) -> Outcome | None:
     """What RULE says about CALL before its mode applies (examples check exactly this)."""
     hits = rule_matches(rule, call, ctx)
@@ -222,9 +232,9 @@ def decide(rules: list[Rule], call: Call, ctx: Context | None = None, scripts: S
         try:
             hits = rule_matches(rule, call, ctx, None if planned is None else planned[number])
             # Matching is cheap; what `requires` asks of the filesystem is checked only for a match.
-            if hits is None or (rule.requires and not requires_found(rule.requires, call.cwd)) or (
-                    rule.requires_claims and not claims_found(call.cwd)) or (
-                    rule.requires_guarded and not guarded_found(call)):
+            if hits is None or (rule.requires and not _ask(decision, requires_found, rule.requires, call.cwd)) or (
+                    rule.requires_claims and not _ask(decision, claims_found, call.cwd)) or (
+                    rule.requires_guarded and not _ask(decision, guarded_found, call)):
                 continue
             outcome = _outcome(rule, call, hits, scripts)
         except Exception as error:  # a rule that throws says nothing, and is reported

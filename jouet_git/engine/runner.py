@@ -34,30 +34,48 @@ if TYPE_CHECKING:
 # How many ledger lines, and for how long, a stream of calls may hold back (Runner.hold_records).
 HELD_LINES = 256
 HELD_SECONDS = 0.5
+# How many decisions a repository's memo keeps for a stream of calls (Runner.decide's KEY).
+MEMO_DECISIONS = 4096
 
 _SEARCH_PROGRAMS = frozenset({"grep", "rg", "egrep", "fgrep", "ag", "ack", "git-grep"})
 
 
 class LazyScripts:
-    """Starts the real script host (a Lua VM) the first time a script rule needs it."""
+    """Starts the real script host (a Lua VM) the first time a script rule needs it.
 
-    __slots__ = ("_scripts",)
+    `varied` turns true when a script it ran asked the clock, the date or the random generator (set
+    back to false by whoever reads it): what the script said may differ next time."""
+
+    __slots__ = ("_scripts", "varied")
 
     def __init__(self) -> None:
         self._scripts: Any = None
+        self.varied = False
 
     def run(self, rule: Rule, call: Call, matched: list[int]) -> Any:
-        if self._scripts is None:
+        scripts = self._scripts
+        if scripts is None:
             from jouet_git.engine.scripts import HookScripts
 
-            self._scripts = HookScripts()
-        return self._scripts.run(rule, call, matched)
+            scripts = self._scripts = HookScripts()
+        sandbox = scripts.host.sb
+        asked = sandbox.varied
+        try:
+            return scripts.run(rule, call, matched)
+        finally:
+            if sandbox.varied != asked:
+                self.varied = True
+
+    def asked(self, call: Call) -> list[tuple[str, tuple[Any, ...], Any]] | None:
+        """What the scripts asked the probes about CALL, in order, with the answers (None: something
+        that cannot be compared)."""
+        return self._scripts.asked(call) if self._scripts is not None else []
 
 
 class _Repository:
     """What the runner keeps for one repository root: its rule set and its script host."""
 
-    __slots__ = ("plans", "root", "ruleset", "scripts")
+    __slots__ = ("memo", "plans", "root", "ruleset", "scripts")
 
     def __init__(self, root: str | None, ruleset: RuleSet) -> None:
         self.root = root
@@ -65,13 +83,16 @@ class _Repository:
         self.scripts = LazyScripts()
         # For a stream of calls (Runner.plan_calls): the rules that could match each shape of call.
         self.plans: Plans | None = None
+        # For a stream of calls: decisions that may be given again (Runner.decide's KEY), each with
+        # the questions asked of the filesystem and their answers.
+        self.memo: dict[tuple[Any, frozenset[str]], _Kept] = {}
 
 
 class Runner:
     """Turns Calls into Decisions for every entry point, and records them."""
 
-    __slots__ = ("_decided", "_pending", "_pending_since", "_repos", "_state", "_texts", "allow", "disable_only",
-                 "kept_on", "plan_calls", "record_calls", "use_cache")
+    __slots__ = ("_decided", "_kept", "_pending", "_pending_since", "_repos", "_state", "_texts", "allow",
+                 "disable_only", "kept_on", "memo_hits", "plan_calls", "record_calls", "use_cache")
 
     def __init__(self, allow: frozenset[str] = frozenset(), record: bool = True, use_cache: bool = True,
                  disable_only: frozenset[str] | None = None) -> None:
@@ -99,6 +120,11 @@ class Runner:
         self._pending_since = 0.0
         # For a stream: the texts (commands, paths) the ledger stored and the roots' hashes (ledger.entry).
         self._texts: dict[tuple[str, str], str] | None = None
+        # How many calls were answered with a decision made before for the same input (decide's KEY).
+        self.memo_hits = 0
+        # The last call decided, when it was given a decision kept for its key, so that the ledger
+        # line of that key is made once and stamped again for each later line (record).
+        self._kept: tuple[Call, _Kept] | None = None
 
     def _repository(self, cwd: str) -> _Repository:
         return self._found(cwd)[0]
@@ -130,16 +156,31 @@ class Runner:
         """The rule set CALL was decided with (the one that applies in its directory)."""
         return self._repository_of(call).ruleset
 
-    def decide(self, call: Call, only: list[Rule] | None = None) -> Decision:
+    def decide(self, call: Call, only: list[Rule] | None = None, key: Any = None) -> Decision:
         """What the rules that apply in the call's directory decide about CALL.
 
         ONLY decides with those rules instead (each as if enabled), for `jouet rule test --command`.
+        KEY (for a stream of calls): a value that determines CALL entirely, such as the input line
+        it was read from. A decision that read nothing but the call (see _pure) is kept under its
+        key, the repository root and the rules switched off, and given again to a later call with
+        the same key in the same repository.
         """
         started = time.perf_counter()
         repo, found = self._found(call.cwd)
         self._decided = (call, call.cwd, repo)
+        self._kept = None
+        if key is not None and only is None:
+            kept = repo.memo.get((key, repo.ruleset.disabled_now()))
+            if kept is not None and kept.holds(call, repo.root, found):
+                self._state = None
+                self._kept = (call, kept)
+                self.memo_hits += 1
+                decision = kept.again()
+                decision.ms = (time.perf_counter() - started) * 1000
+                return decision
         ctx = context_for(call, repo.root, found)
         self._state = (call, ctx.state)
+        repo.scripts.varied = False
         if only is not None:
             decision = decide(only, call, ctx, repo.scripts)
         else:
@@ -155,12 +196,21 @@ class Runner:
                 rules = repo.ruleset.candidates({c.program for c in call.commands})
             disabled = repo.ruleset.disabled_now()
             decision = decide(rules, call, ctx, repo.scripts, disabled, planned)
+            asked = decision.asked
             while self.allow and decision.deny is not None and decision.deny.rule in self.allow \
                     and not decision.deny.source_label.startswith("enforced"):
                 decision.allowed.append(decision.deny.rule)
                 let_through = decision.allowed
                 decision = decide(rules, call, ctx, repo.scripts, disabled | frozenset(let_through), planned)
                 decision.allowed = let_through
+                asked.extend(decision.asked)
+            if key is not None:
+                repo.memo.pop((key, disabled), None)
+                kept = _Kept.of(call, decision, asked, ctx, repo)
+                if kept is not None:
+                    if len(repo.memo) >= MEMO_DECISIONS:
+                        repo.memo.clear()
+                    repo.memo[(key, disabled)] = kept
         decision.ms = (time.perf_counter() - started) * 1000
         return decision
 
@@ -173,8 +223,16 @@ class Runner:
         from jouet_git import ledger
 
         try:
-            root = self._repository_of(call).root
-            line = ledger.entry(call, decision, root, decision.ms, extra, self._texts)
+            kept = self._kept
+            if kept is not None and kept[0] is call and extra is None and self._texts is not None:
+                # The same line decided the same way: the same ledger line but for its time.
+                if kept[1].line is None:
+                    kept[1].line = ledger.entry(call, decision, self._repository_of(call).root, decision.ms,
+                                                None, self._texts)
+                line = ledger.stamped(kept[1].line, decision.ms)
+            else:
+                line = ledger.entry(call, decision, self._repository_of(call).root, decision.ms, extra,
+                                    self._texts)
             pending = self._pending
             if pending is None:
                 ledger.append(line)
@@ -225,10 +283,103 @@ class Runner:
         except (OSError, ValueError):
             pass
 
-    def decide_and_record(self, call: Call) -> Decision:
-        decision = self.decide(call)
+    def decide_and_record(self, call: Call, key: Any = None) -> Decision:
+        """Decide (KEY: see decide) and record."""
+        decision = self.decide(call, key=key)
         self.record(call, decision)
         return decision
+
+
+# Stands for the call in the arguments of a question _Kept keeps.
+_CALL = object()
+
+
+class _Kept:
+    """A decision a stream of calls may give again to the same call (Runner.decide's KEY), with the
+    questions deciding asked beyond the call, in order, and their answers: what a rule's `requires`
+    found (Decision.asked), what the state keys said (HookState.asked: the fnox config, the lines a
+    read shows, whether the session saw them), how many files the index holds, and what the scripts
+    asked the probes (HookScripts.asked). Deciding is a function of the call, the rule set and those
+    answers: while every answer stays the same, the same questions come in the same order and the
+    decision is the same. So a later call with the same key gets it when each question, asked again
+    now, gets the answer it got (else it is decided in full). A decision is not kept when a script
+    asked the clock, the date or the random generator (LazyScripts.varied) or a probe something that
+    cannot be compared, when a rule failed (a script out of its time budget may not be next time)
+    or when one recorded a check.
+
+    Asked again, the questions cost what they cost the first time (a probe that runs git runs it
+    again): what is saved is matching the rules and running their scripts."""
+
+    __slots__ = ("asked", "decision", "index", "line", "probes", "state")
+
+    def __init__(self, decision: Decision, asked: list[tuple[Any, tuple[Any, ...], bool]],
+                 index: list[int | None], state: list[tuple[str, Any]],
+                 probes: list[tuple[str, tuple[Any, ...], Any]]) -> None:
+        self.decision = decision
+        self.asked = asked
+        self.index = index  # [what context_for read of the index's size], or [] when it read nothing
+        self.state = state
+        self.probes = probes
+        # The ledger line of a call it was given to (ledger.stamped makes each line's from it).
+        self.line: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, call: Call, decision: Decision, asked: list[tuple[Any, tuple[Any, ...], bool]], ctx: Context,
+           repo: _Repository) -> _Kept | None:
+        """What to keep of DECISION (made about CALL with CTX in REPO, having asked ASKED), or None
+        when it may not be given again."""
+        if repo.scripts.varied or decision.errors or decision.records:
+            return None
+        probes = repo.scripts.asked(call)
+        if probes is None:
+            return None
+        from jouet_git.engine.state import HookState
+
+        state = ctx.state
+        if not isinstance(state, HookState):
+            return None
+        index = [ctx.tracked_files] if _reads_index(call, repo.root) else []
+        # The answers as the matchers had them (HookState keeps each one: nothing is read again).
+        answers = [(question, getattr(state, question)()) for question in state.asked]
+        # The call itself is not kept (a later call with the same key is asked about instead).
+        return cls(_again(decision), [(q, tuple(_CALL if a is call else a for a in args), answer)
+                                      for q, args, answer in asked], index, answers, list(probes))
+
+    def holds(self, call: Call, root: str | None, found: gitdir.Repo | None) -> bool:
+        """Whether every question gets the same answer for CALL (in ROOT, FOUND) now."""
+        for question, args, answer in self.asked:
+            if question(*(call if a is _CALL else a for a in args)) != answer:
+                return False
+        if self.index and (root is None or gitdir.index_entries(root, found) != self.index[0]):
+            return False
+        if self.state:
+            from jouet_git.engine.state import HookState
+
+            state = HookState(call)
+            for name, answer in self.state:
+                if getattr(state, name)() != answer:
+                    return False
+        if self.probes:
+            from jouet_git.probes.core import Probes
+
+            probes = Probes(call.cwd, call)
+            for name, args, answer in self.probes:
+                if getattr(probes, name)(*args) != answer:
+                    return False
+        return True
+
+    def again(self) -> Decision:
+        return _again(self.decision)
+
+
+def _again(decision: Decision) -> Decision:
+    """A copy of DECISION to keep or to give again (its findings are never changed once made)."""
+    copy = Decision()
+    copy.deny = decision.deny
+    copy.warnings = list(decision.warnings)
+    copy.rewrite = decision.rewrite
+    copy.allowed = list(decision.allowed)
+    return copy
 
 
 def _switch_back_on(ruleset: RuleSet, keep_off: frozenset[str]) -> list[str]:
@@ -259,9 +410,15 @@ def context_for(call: Call, root: str | None, found: gitdir.Repo | None = None) 
     from jouet_git.engine.state import HookState
 
     tracked: int | None = None
-    if root is not None and _is_search(call):
+    if _reads_index(call, root):
+        assert root is not None
         tracked = gitdir.index_entries(root, found)
     return Context(tracked_files=tracked, state=HookState(call))
+
+
+def _reads_index(call: Call, root: str | None) -> bool:
+    """Whether context_for reads how many files the index of ROOT holds, for CALL."""
+    return root is not None and _is_search(call)
 
 
 def _is_search(call: Call) -> bool:

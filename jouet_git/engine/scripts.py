@@ -18,22 +18,54 @@ if TYPE_CHECKING:
 class _LazyProbes:
     """Real probes for one call, made on the first question (most scripts ask none)."""
 
-    __slots__ = ("_call", "_probes")
+    __slots__ = ("_call", "_probes", "asked")
 
     def __init__(self, call: Call) -> None:
         self._call = call
         self._probes: Any = None
+        # Each question the scripts asked, in order: (probe, arguments, answer); None once one was
+        # asked whose arguments or answer are not plain data (for a stream: engine/runner.py _Kept).
+        self.asked: list[tuple[str, tuple[Any, ...], Any]] | None = []
 
     def begin_check(self) -> None:
         if self._probes is not None:
             self._probes.begin_check()
 
-    def __getattr__(self, name: str) -> Any:
+    def _made(self) -> Any:
         if self._probes is None:
             from jouet_git.probes.core import Probes
 
             self._probes = Probes(self._call.cwd, self._call)
-        return getattr(self._probes, name)
+        return self._probes
+
+    def secrets_read_ahead(self, scope: str) -> None:
+        """Not a question (it starts the scan a script is about to ask for): not noted in `asked`."""
+        self._made().secrets_read_ahead(scope)
+
+    def __getattr__(self, name: str) -> Any:
+        probe = getattr(self._made(), name)
+
+        def asking(*args: Any) -> Any:
+            answer = probe(*args)
+            if self.asked is not None:
+                if _plain(args) and _plain(answer):
+                    self.asked.append((name, args, answer))
+                else:
+                    self.asked = None
+            return answer
+
+        return asking
+
+
+def _plain(value: Any) -> bool:
+    """Whether VALUE is plain data (what probes take and answer), that == compares in full."""
+    if value is None or isinstance(value, (str, int, float)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
 
 
 class HookScripts:
@@ -71,6 +103,11 @@ class HookScripts:
             from jouet_git.probes.secrets import abandon_ahead
 
             abandon_ahead()
+
+    def asked(self, call: Call) -> list[tuple[str, tuple[Any, ...], Any]] | None:
+        """The probes' questions about CALL and their answers, in order (see _LazyProbes.asked)."""
+        probes = self._probes
+        return probes.asked if call is self._call and probes is not None else []
 
 
 class _ExampleRunner:

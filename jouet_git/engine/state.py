@@ -58,17 +58,25 @@ class State:
 class HookState(State):
     """The state of a real call, read from the disk when first asked."""
 
-    __slots__ = ("_fnox", "_fnox_done", "_seen", "_shown", "_shown_done", "call")
+    __slots__ = ("_fnox", "_fnox_done", "_seen", "_shown", "_shown_done", "asked", "call")
 
     def __init__(self, call: Call) -> None:
         self.call = call
+        # The questions asked (fnox, read_lines, code_lines, seen), in order, each once: a stream
+        # of calls gives a decision again while their answers stay the same (engine/runner.py).
+        self.asked: list[str] = []
         self._fnox: Any = None
         self._fnox_done = False
         self._shown: Shown | None = None
         self._shown_done = False
         self._seen: bool | None = None
 
+    def _note(self, question: str) -> None:
+        if question not in self.asked:
+            self.asked.append(question)
+
     def fnox(self) -> Any:
+        self._note("fnox")
         if not self._fnox_done:
             from jouet_git import fnox
 
@@ -88,14 +96,17 @@ class HookState(State):
         return self._shown
 
     def read_lines(self) -> int:
+        self._note("read_lines")
         what = self.shown()
         return what.lines if what is not None else 0
 
     def code_lines(self) -> int:
+        self._note("code_lines")
         what = self.shown()
         return what.code_lines if what is not None else 0
 
     def seen(self) -> bool:
+        self._note("seen")
         if self._seen is None:
             what = self.shown()
             if what is None:  # nothing shown was seen before (reads.seen says so too)

@@ -9,7 +9,8 @@ read-only proxies; the string metatable's __index is the guarded string library 
 __metatable hides it.
 
 What is left out: require, load, loadstring, dofile, loadfile, io, debug, collectgarbage, package,
-string.dump, lupa's python module, and os beyond clock, time, date and difftime.
+string.dump, lupa's python module, and os beyond clock, time, date and difftime. Calls of the
+clock, the date and the random generator are counted (Sandbox.varied).
 
 What is guarded, and how:
 - Calls into C that the hook cannot interrupt are run in C only when their work is provably small
@@ -771,14 +772,28 @@ local BASE = {
   unpack = unpack, _VERSION = "Luau",
 }
 
+-- The functions whose answer varies from one call to the next with the same arguments (the clock,
+-- the date, the random generator) count each call in VARIED[1]: a stream of calls serves a
+-- decision again only when no script asked any of them (Sandbox.varied, engine/runner.py).
+local VARIED = { 0 }
+local function varying(fn)
+  return function(...)
+    VARIED[1] = VARIED[1] + 1
+    return fn(...)
+  end
+end
+
 local MATH = {}
 for k, v in next, math do MATH[k] = v end
+MATH.random = varying(math.random)
+MATH.randomseed = varying(math.randomseed)
 local UTF8 = {}
 for k, v in next, utf8 do UTF8[k] = v end
 UTF8.codepoint = ranged(u_codepoint)
 UTF8.len = linear(utf8.len)
 UTF8.offset = linear(utf8.offset)
-local OS = { clock = os.clock, time = os.time, date = short_format(os.date, "date", 1), difftime = os.difftime }
+local OS = { clock = varying(os.clock), time = varying(os.time), date = varying(short_format(os.date, "date", 1)),
+             difftime = os.difftime }
 
 -- The Luau runtime ----------------------------------------------------------------------------
 
@@ -859,6 +874,7 @@ local E = {}
 E.template = TEMPLATE
 E.runtime = K.readonly(R)
 E.runtime_precompiled = runtime_precompiled
+E.varied = VARIED
 
 -- A fresh globals table for one rule: the template, then the given names.
 function E.new_env(extra)

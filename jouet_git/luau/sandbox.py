@@ -167,6 +167,7 @@ class Sandbox:
         "_runtime",
         "_source_name",
         "_take_output",
+        "_varied",
         "lua",
         "memory_limit",
         "precompiled",
@@ -238,6 +239,7 @@ class Sandbox:
         self._source_name = kernel["source_name"]
         self._new_env = env["new_env"]
         self._runtime = env["runtime"]
+        self._varied = env["varied"]
         self._pause_depth = 0
         self._running = False
         # The memory limit holds while script code runs; outside it (Python converting values,
@@ -363,6 +365,13 @@ class Sandbox:
     def paused(self) -> _Paused:
         """`with sb.paused():` around work done for the script (a probe) that is not its own."""
         return _Paused(self)
+
+    @property
+    def varied(self) -> int:
+        """How many times scripts asked the clock, the date or the random generator (os.clock,
+        os.time, os.date, math.random, math.randomseed) since the VM started: what they decided
+        after asking may differ for the same call."""
+        return int(self._varied[1])
 
     def take_output(self) -> str:
         """What scripts printed since the last call, and clear it."""

@@ -205,7 +205,9 @@ def test_a_script_starts_fresh_on_every_line_in_one_sandbox(tmp_path: Path, monk
     _count(monkeypatch, sandbox.Sandbox, "call", counts)
     _count(monkeypatch, sandbox.Sandbox, "new_env", counts)
     out = io.StringIO()
-    run_jsonl(io.StringIO(_lines(["demo x", "ls", "demo y"] * 10)), out, str(tmp_path), Runner())
+    # Each line different: a line that comes again may get the decision kept for it (test_check_memo.py).
+    commands = [c for n in range(10) for c in (f"demo x{n}", "ls", f"demo y{n}")]
+    run_jsonl(io.StringIO(_lines(commands)), out, str(tmp_path), Runner())
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 30
     assert all(a["decision"] == "none" and a["errors"] == [] for a in answers), answers

@@ -154,7 +154,8 @@ class Call:
     """
 
     __slots__ = (
-        "_commands", "_problems", "agent", "background", "command", "cwd", "duration_ms", "event", "exit_code",
+        "_commands", "_problems", "_read_disk", "agent", "background", "command", "cwd", "duration_ms", "event",
+        "exit_code",
         "harness", "input", "kind", "path", "reader", "rewrite", "session", "tool",
     )
 
@@ -192,6 +193,7 @@ class Call:
         self.duration_ms = duration_ms
         self._commands: list[Command] | None = None
         self._problems: list[str] = []
+        self._read_disk = False
         # What reads the shell command instead of shell.parse: a stream's ParseMemo, or None.
         self.reader: Any = None
 
@@ -209,6 +211,7 @@ class Call:
 
                     result = parse(self.command, exit_code, cwd)
                 self._commands = result.commands
+                self._read_disk = result.read_files
                 self._problems = result.problems if result.incomplete else []
                 if result.incomplete and not self._problems:
                     self._problems = ["part of the command could not be read"]
@@ -216,12 +219,20 @@ class Call:
                     # What a git alias runs, as nested commands (read only for a non-builtin subcommand).
                     from jouet_git.gitalias import expand
 
+                    self._read_disk = True  # git's config files
                     extra, trouble = expand(self._commands, self.cwd)
                     self._commands.extend(extra)
                     self._problems.extend(trouble)
             else:
                 self._commands = []
         return self._commands
+
+    @property
+    def read_disk(self) -> bool:
+        """Whether reading the command looked at files (a script that `bash x.sh` runs, git's config
+        for an alias): the same text may read differently once they change."""
+        self.commands  # noqa: B018 - parse on first use
+        return self._read_disk
 
     @property
     def incomplete(self) -> bool:

@@ -304,8 +304,9 @@ class _Kept:
     decision is the same. So a later call with the same key gets it when each question, asked again
     now, gets the answer it got (else it is decided in full). A decision is not kept when a script
     asked the clock, the date or the random generator (LazyScripts.varied) or a probe something that
-    cannot be compared, when a rule failed (a script out of its time budget may not be next time)
-    or when one recorded a check.
+    cannot be compared, when a rule failed (a script out of its time budget may not be next time),
+    when one recorded a check, or when reading the command looked at files (Call.read_disk: the
+    script `bash x.sh` runs, git's config for an alias).
 
     Asked again, the questions cost what they cost the first time (a probe that runs git runs it
     again): what is saved is matching the rules and running their scripts."""
@@ -328,7 +329,7 @@ class _Kept:
            repo: _Repository) -> _Kept | None:
         """What to keep of DECISION (made about CALL with CTX in REPO, having asked ASKED), or None
         when it may not be given again."""
-        if repo.scripts.varied or decision.errors or decision.records:
+        if repo.scripts.varied or decision.errors or decision.records or call.read_disk:
             return None
         probes = repo.scripts.asked(call)
         if probes is None:

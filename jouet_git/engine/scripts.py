@@ -44,6 +44,8 @@ class _LazyProbes:
 
     def __getattr__(self, name: str) -> Any:
         probe = getattr(self._made(), name)
+        if not callable(probe):
+            return probe
 
         def asking(*args: Any) -> Any:
             answer = probe(*args)

@@ -161,6 +161,37 @@ def test_a_state_key_whose_answer_changed_is_decided_again(tmp_path: Path) -> No
     assert runner.memo_hits == 2
 
 
+@pytest.mark.parametrize("how", ["script", "alias"])
+def test_a_command_read_from_a_file_is_read_again(tmp_path: Path, how: str) -> None:
+    """What `bash x.sh` runs, and what a git alias stands for, are read from files that may change
+    between two lines of the same text: such a line is never given a kept decision."""
+    repo = make_repo(tmp_path / "r", {"notes.txt": "kept\n"})
+    (repo / "notes.txt").write_text("work not committed\n")  # what `git reset --hard` would lose
+    line = _line("bash x.sh" if how == "script" else "git undo")
+
+    def change(to: str) -> None:
+        if how == "script":
+            (repo / "x.sh").write_text(to + "\n")
+        else:
+            git(repo, "config", "alias.undo", to.removeprefix("git "))
+
+    def stream() -> Iterator[str]:
+        change("git log -1")
+        yield line
+        yield line
+        change("git reset --hard HEAD")
+        yield line
+        change("git log -1")
+        yield line
+
+    runner = Runner()
+    out = io.StringIO()
+    run_jsonl(stream(), out, str(repo), runner)
+    denied = [a["deny"]["rule"] if a["deny"] else None for a in _answers(out)]
+    assert denied == [None, None, "reset-hard", None], _answers(out)
+    assert runner.memo_hits == 0
+
+
 @pytest.mark.skipif(binary.find_gitleaks() is None, reason="gitleaks is not installed")
 def test_a_secret_staged_during_a_stream_is_seen(tmp_path: Path) -> None:
     """committed-secrets asks the secret scan (a probe running git and gitleaks) what is staged."""

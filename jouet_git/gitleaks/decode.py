@@ -25,10 +25,6 @@ _ENCODINGS_SOURCE = (
     r"|(?P<base64>[0-9A-Za-z_/+-]{16,}={0,2})"
 )
 _ENCODINGS: list[re.Pattern[str]] = []  # compiled on first need (see _encodings)
-# Every ASCII character that cannot be part of a hex or base64 run, as a space: what is left of a
-# text after translate() splits into the runs that could be (hex runs are base64 runs too).
-_NOT_IN_A_RUN = {i: " " for i in range(128)
-                 if chr(i) not in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_/+-"}
 _PRECEDENCE = {"percent": 4, "unicode": 3, "hex": 2, "base64": 1}
 
 # These are compiled on first use (re's own cache keeps them): most text holds nothing encoded.
@@ -48,12 +44,11 @@ def _encodings(text: str) -> re.Pattern[str] | None:
     """The pattern of the four encodings, or None when TEXT cannot hold any of them.
 
     Compiling the pattern costs more than a keyword-free commit's whole pre-check, so until some
-    text needs it, a text is first looked at without it: every encoding needs a `%`, a `U+`, a
-    backslash, or a run of 16 characters of the base64 alphabet (anything not ASCII counts as one
-    of those, so the look never misses a run the pattern would find)."""
+    text needs it, a text is first looked at without it (precheck.may_hold_encoding)."""
     if not _ENCODINGS:
-        if "%" not in text and "U+" not in text and "\\" not in text and not any(
-                len(run) >= 16 for run in text.translate(_NOT_IN_A_RUN).split()):
+        from jouet_git.gitleaks.precheck import may_hold_encoding
+
+        if not may_hold_encoding(text):
             return None
         _ENCODINGS.append(re.compile(_ENCODINGS_SOURCE))
     return _ENCODINGS[0]

@@ -12,8 +12,6 @@ chunk, a path it cannot match exactly, a config it could not read.
 
 from __future__ import annotations
 
-from jouet_git.gitleaks.decode import MAX_DECODE_DEPTH, decode_pass
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -49,19 +47,39 @@ def keyword_in(text: str, keywords: Iterable[str]) -> bool:
     return any(k in lowered for k in keywords)
 
 
-def fragment_has_keyword(text: str, keywords: Iterable[str], depth: int = MAX_DECODE_DEPTH) -> bool:
-    """Whether a keyword occurs in TEXT or in one of its decoding passes, as gitleaks checks them."""
+def fragment_has_keyword(text: str, keywords: Iterable[str], depth: int | None = None) -> bool:
+    """Whether a keyword occurs in TEXT or in one of its DEPTH decoding passes (gitleaks' default
+    depth when None), as gitleaks checks them. The decoder is imported only for a text that may hold
+    something encoded (most commits hold nothing encoded)."""
     keywords = tuple(keywords)
+    if keyword_in(text, keywords):
+        return True
+    if not may_hold_encoding(text):
+        return False  # no pass decodes anything
+    from jouet_git.gitleaks.decode import MAX_DECODE_DEPTH, decode_pass
+
     current = text
-    for passes in range(depth + 1):
-        if keyword_in(current, keywords):
-            return True
-        if passes == depth:
-            break
+    for _ in range(MAX_DECODE_DEPTH if depth is None else depth):
         current, count = decode_pass(current)
         if not count:
             break
+        if keyword_in(current, keywords):
+            return True
     return False
+
+
+# Every ASCII character that cannot be part of a hex or base64 run, as a space: what is left of a
+# text after translate() splits into the runs that could be (hex runs are base64 runs too).
+_NOT_IN_A_RUN = {i: " " for i in range(128)
+                 if chr(i) not in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_/+-"}
+
+
+def may_hold_encoding(text: str) -> bool:
+    """Whether TEXT may hold a run gitleaks' decoder decodes (gitleaks/decode.py): every encoding
+    needs a `%`, a `U+`, a backslash, or a run of 16 characters of the base64 alphabet (anything not
+    ASCII counts as one of those, so this never misses a run the decoder's pattern would find)."""
+    return "%" in text or "U+" in text or "\\" in text or any(
+        len(run) >= 16 for run in text.translate(_NOT_IN_A_RUN).split())
 
 
 def _compiled(patterns: list[str], translated: dict[str, str | None]) -> list[Pattern[str] | None]:

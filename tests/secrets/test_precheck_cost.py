@@ -83,3 +83,19 @@ def test_the_look_before_compiling_never_misses_a_run(monkeypatch: pytest.Monkey
             checked += 1
             assert runs == [(m.start(), m.end()) for m in pattern.finditer(text)]
     assert skipped > 500 and checked > 500  # both ways were exercised
+
+
+def test_a_text_without_keyword_or_encoding_is_checked_without_the_decoder() -> None:
+    # The decoder (gitleaks/decode.py) is imported only for a text that may hold something encoded:
+    # a fresh interpreter checking plain prose never loads it, and one checking base64 does.
+    import subprocess
+    import sys
+
+    code = ("import sys; from jouet_git.gitleaks.precheck import fragment_has_keyword as f; "
+            "print(f({text!r}, ['ghp_']), 'jouet_git.gitleaks.decode' in sys.modules)")
+    plain = subprocess.run([sys.executable, "-c", code.format(text="plain prose, nothing to see\n")],
+                           capture_output=True, text=True, check=True)
+    assert plain.stdout.split() == ["False", "False"]
+    encoded = subprocess.run([sys.executable, "-c", code.format(text="t = 'Z2hwX2FiY2RlZmdoaWprbG1ub3A='\n")],
+                             capture_output=True, text=True, check=True)
+    assert encoded.stdout.split() == ["True", "True"]  # base64 of "ghp_abcdefghijklmnop"

@@ -58,12 +58,11 @@ class LazyScripts:
             from jouet_git.engine.scripts import HookScripts
 
             scripts = self._scripts = HookScripts()
-        sandbox = scripts.host.sb
-        asked = sandbox.varied
+        asked = scripts.varied  # (not scripts.host: the VM starts in run(), after the scan's read-ahead)
         try:
             return scripts.run(rule, call, matched)
         finally:
-            if sandbox.varied != asked:
+            if scripts.varied != asked:
                 self.varied = True
 
     def asked(self, call: Call) -> list[tuple[str, tuple[Any, ...], Any]] | None:

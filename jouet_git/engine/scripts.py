@@ -79,6 +79,12 @@ class HookScripts:
         self._probes: Any = None
 
     @property
+    def varied(self) -> int:
+        """How many times the scripts run so far asked the clock, the date or the random generator
+        (Sandbox.varied; 0 before the VM starts)."""
+        return self._host.sb.varied if self._host is not None else 0
+
+    @property
     def host(self) -> ScriptHost:
         """The Lua VM, started on the first script run."""
         if self._host is None:

@@ -104,3 +104,47 @@ def test_the_scan_asked_for_takes_over_the_one_begun(tmp_path: Path) -> None:
     assert secrets.scan(str(repo), "staged") == ([], None)
     assert gitrun.COUNTS["git"] == before  # nothing started again
     assert secrets.LAST.files == 1
+
+
+@pytestmark_gitleaks
+def test_the_scan_s_git_runs_start_before_the_lua_vm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The point of reading ahead: git works while the VM starts. Whatever the runner does around a
+    # script run (a stream's bookkeeping included) must not start the VM first.
+    from jouet_git import gitrun
+    from jouet_git.engine import script_host
+    from jouet_git.engine.runner import Runner
+
+    repo = make_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    (repo / "a.py").write_text("x = 2\n")
+    git(repo, "add", "a.py")
+    events: list[str] = []
+    start, init = gitrun.start, script_host.ScriptHost.__init__
+
+    def started(argv: list[str], *args: object, **kwargs: object) -> object:
+        events.append("git " + " ".join(a for a in argv[1:] if not a.startswith("-") and "=" not in a)[:20])
+        return start(argv, *args, **kwargs)  # type: ignore[arg-type]
+
+    def made(self: object, *args: object, **kwargs: object) -> None:
+        events.append("vm")
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gitrun, "start", started)
+    monkeypatch.setattr(script_host.ScriptHost, "__init__", made)
+    for runner in (Runner(record=False), _streaming()):
+        events.clear()
+        decision = runner.decide(Call(command="git commit -m x", cwd=str(repo)), **_key(runner))
+        assert decision.deny is None and not decision.errors, decision.errors
+        assert events.index("vm") > 0 and all(e.startswith("git") for e in events[:events.index("vm")]), events
+        assert sum(e.startswith("git") for e in events) == 2, events  # taken over, not started again
+
+
+def _streaming() -> object:
+    from jouet_git.engine.runner import Runner
+
+    runner = Runner(record=False)
+    runner.plan_calls = True
+    return runner
+
+
+def _key(runner: object) -> dict[str, object]:
+    return {"key": ("line", "/", None)} if getattr(runner, "plan_calls", False) else {}

@@ -64,23 +64,29 @@ class Allowlists:
 
 
 def boundary(toplevel: str, revisions: list[str], deadline: float,
-             started: gitrun.Running | None = None) -> str | None:
+             parents: dict[str, list[str]] | None = None) -> str | None:
     """The newest commit a remote already has that the outgoing REVISIONS start from, or None.
-    STARTED: start_boundary() of the same REVISIONS (used instead of a new git run)."""
-    result = started.result() if started is not None else _git(["rev-list", "--boundary", *revisions], toplevel,
-                                                                  deadline)
+
+    PARENTS: each outgoing commit's parents, as the scan's `git log` printed them. A parent that is
+    not itself outgoing is a boundary commit (what `git rev-list --boundary` prints after the
+    commits); when there is one such parent or none, that is the answer without another git. With
+    several (a merge brought in a branch a remote has), `git rev-list --boundary` says which is the
+    newest."""
+    if parents is not None:
+        found: list[str] = []
+        for commit_parents in parents.values():
+            for parent in commit_parents:
+                if parent not in parents and parent not in found:
+                    found.append(parent)
+        if len(found) <= 1:
+            return found[0] if found else None
+    result = _git(["rev-list", "--boundary", *revisions], toplevel, deadline)
     if not result.ok:
         return None
     for line in result.stdout.decode("ascii", "replace").splitlines():
         if line.startswith("-"):
             return line[1:].strip() or None
     return None
-
-
-def start_boundary(cwd: str, revisions: list[str], deadline: float) -> gitrun.Running:
-    """boundary()'s git run, started now (beside the scan's other git runs)."""
-    return gitrun.start(["git", "rev-list", "--boundary", *revisions], cwd, deadline=deadline,
-                        env=gitrun.git_env(keep_repo=True))
 
 
 class Reader:

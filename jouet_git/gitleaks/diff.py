@@ -114,8 +114,9 @@ def unquote_path(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def parse_patch(data: bytes) -> list[FileChange]:
-    """Files with hunks from `git diff -p` or `git log -p --format=%x00%H` output (-U0)."""
+def parse_patch(data: bytes, parents: dict[str, list[str]] | None = None) -> list[FileChange]:
+    """Files with hunks from `git diff -p` or `git log -p --format='%x00%H %P'` output (-U0); PARENTS,
+    when given, gets each commit's parents, every commit of the log (one without a change too)."""
     changes: list[FileChange] = []
     commit: str | None = None
     current: FileChange | None = None
@@ -149,7 +150,10 @@ def parse_patch(data: bytes) -> list[FileChange]:
                 hunk.newline_at_end = False
             continue
         if raw.startswith(b"\0"):
-            commit = raw[1:].decode("ascii", "replace").strip() or None
+            names = raw[1:].decode("ascii", "replace").split()
+            commit = names[0] if names else None
+            if parents is not None and commit is not None:
+                parents[commit] = names[1:]
             current = None
         elif raw.startswith(b"diff --git "):
             current = None
@@ -277,8 +281,9 @@ class Pending:
         self._running = gitrun.start(["git", *_CONFIG, *args], cwd, deadline=deadline,
                                      env=gitrun.git_env(keep_repo=True), max_output=budget.left)
 
-    def finish(self) -> list[FileChange]:
-        return _diff(self._args, "", 0.0, self._budget, self._running)
+    def finish(self, parents: dict[str, list[str]] | None = None) -> list[FileChange]:
+        """The changes (PARENTS: see parse_patch)."""
+        return _diff(self._args, "", 0.0, self._budget, self._running, parents)
 
     def abandon(self) -> None:
         self._running.abandon()
@@ -295,7 +300,7 @@ def start_outgoing(cwd: str, deadline: float, budget: Budget, revisions: list[st
 
 
 def _diff(args: list[str], cwd: str, deadline: float, budget: Budget,
-          running: gitrun.Running | None = None) -> list[FileChange]:
+          running: gitrun.Running | None = None, parents: dict[str, list[str]] | None = None) -> list[FileChange]:
     try:
         result = running.result() if running is not None else _git(args, cwd, deadline, max_output=budget.left)
     except gitrun.Timeout as error:
@@ -306,7 +311,7 @@ def _diff(args: list[str], cwd: str, deadline: float, budget: Budget,
         message = result.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"git {args[0]} failed: {message}")
     budget.take(len(result.stdout))
-    return parse_patch(result.stdout)
+    return parse_patch(result.stdout, parents)
 
 
 def staged(repo: Repo, cwd: str, deadline: float, budget: Budget) -> list[FileChange]:
@@ -317,13 +322,15 @@ def tracked(repo: Repo, cwd: str, deadline: float, budget: Budget) -> list[FileC
     return _diff(["diff", *DIFF_FLAGS, repo.base()], cwd, deadline, budget)
 
 
-def outgoing(repo: Repo, cwd: str, deadline: float, budget: Budget, revisions: list[str]) -> list[FileChange]:
-    return _diff(_outgoing_args(revisions), cwd, deadline, budget)
+def outgoing(repo: Repo, cwd: str, deadline: float, budget: Budget, revisions: list[str],
+             parents: dict[str, list[str]] | None = None) -> list[FileChange]:
+    """The changes of the commits REVISIONS name (PARENTS: see parse_patch)."""
+    return _diff(_outgoing_args(revisions), cwd, deadline, budget, None, parents)
 
 
 def _outgoing_args(revisions: list[str]) -> list[str]:
     return ["log", "-p", "-U0", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
-            "--format=%x00%H", *revisions]
+            "--format=%x00%H %P", *revisions]
 
 
 def added_paths(repo: Repo, cwd: str, deadline: float, budget: Budget,

@@ -119,7 +119,7 @@ class _Started:
     """A scan's first steps (_begin): its limits, and the git runs that need no answer from the
     repository, already running (EARLY: each taken out of it as it is used, the rest abandoned)."""
 
-    __slots__ = ("budget", "choice", "early", "end", "gitleaks", "layout", "revisions", "size")
+    __slots__ = ("budget", "choice", "early", "end", "gitleaks", "layout", "parents", "revisions", "size")
 
     def __init__(self, budget: float, end: float, choice: Any, revisions: list[str], size: Any) -> None:
         self.budget = budget
@@ -131,6 +131,8 @@ class _Started:
         self.early: dict[str, Any] = {}
         # The work tree and HEAD, read from its files instead of asked of `git rev-parse` (_layout).
         self.layout: Any = None
+        # An outgoing scan's commits and their parents, as its `git log` printed them.
+        self.parents: dict[str, list[str]] = {}
 
     def abandon(self) -> None:
         early, self.early = self.early, {}
@@ -226,7 +228,6 @@ def _begin(cwd: str, scope: str, paths: list[str] | None, deadline: float | None
             early["diff"] = diff.start_staged(cwd, end, started.size)
         elif scope == "outgoing" and revisions:
             early["diff"] = diff.start_outgoing(cwd, end, started.size, revisions)
-            early["boundary"] = committed.start_boundary(cwd, revisions, end)
             early["allow"] = committed.start_files_reader(cwd, end)  # asked once the boundary is known
         if scope != "outgoing":
             early["allow"] = committed.start_head_files(cwd, end, head)
@@ -285,7 +286,8 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
     gitleaks, choice, early = started.gitleaks, started.choice, started.early
     try:
         repo = _repository(cwd, started)
-        changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size, early.pop("diff", None))
+        changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size, early.pop("diff", None),
+                           started.parents)
     except diff.NotARepo as error:
         return None, f"not a git work tree: {error}"
     except diff.TooLarge as error:
@@ -309,7 +311,7 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
     try:
         try:
             if scope == "outgoing":
-                base = committed.boundary(repo.toplevel, revisions, end, early.pop("boundary", None))
+                base = committed.boundary(repo.toplevel, revisions, end, started.parents)
                 allow = committed.prepare(repo.toplevel, base, work, end, early.pop("allow", None))
             else:
                 allow = committed.prepare(repo.toplevel, repo.head, work, end, early.pop("allow", None))
@@ -396,15 +398,16 @@ def _files(count: int) -> str:
 
 
 def _changes(diff: Any, repo: Any, cwd: str, scope: str, paths: list[str] | None, revisions: list[str],
-             end: float, size: Any, started: Any) -> list[FileChange]:
-    """The changes SCOPE takes; STARTED: their diff, started early (diff.Pending), or None."""
+             end: float, size: Any, started: Any, parents: dict[str, list[str]]) -> list[FileChange]:
+    """The changes SCOPE takes; STARTED: their diff, started early (diff.Pending), or None. PARENTS
+    gets an outgoing scan's commits and their parents."""
     if scope == "outgoing":
         if not revisions or (repo.head is None and revisions[0] == "HEAD"):
             if started is not None:
                 started.abandon()
             return []  # nothing pushed, or no commit yet
-        changes: list[FileChange] = (started.finish() if started is not None
-                                     else diff.outgoing(repo, cwd, end, size, revisions))
+        changes: list[FileChange] = (started.finish(parents) if started is not None
+                                     else diff.outgoing(repo, cwd, end, size, revisions, parents))
         return changes
     if started is not None:
         changes = started.finish()

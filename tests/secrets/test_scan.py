@@ -282,9 +282,9 @@ def test_git_calls_per_scope(repo: Path, s: Secrets) -> None:
     # with nothing to scan also starts that read: one git more there, none where there is something.
     # Where the work tree is and the commit HEAD names are read from the files, not from `git
     # rev-parse`; a push's allowlists are read by a `git cat-file` started before the boundary commit
-    # is known.
+    # is known, and the boundary comes from the parents its `git log` printed.
     for scope, paths, calls in (("staged", None, 2), ("staged", ["new.txt"], 4), ("tracked", None, 2),
-                                ("tracked", ["new.txt"], 4), ("outgoing", None, 3)):
+                                ("tracked", ["new.txt"], 4), ("outgoing", None, 2)):
         before = gitrun.COUNTS["git"]
         scan(str(repo), scope, paths=paths)
         assert gitrun.COUNTS["git"] - before == calls, (scope, paths)
@@ -568,3 +568,48 @@ def test_hunk_headers_are_read_as_the_pattern_reads_them() -> None:
             int(match.group(2)) if match.group(2) is not None else 1, int(match.group(3)),
             int(match.group(4)) if match.group(4) is not None else 1)
         assert hunk_header(line) == expected, line
+
+
+def test_the_boundary_is_read_from_the_log_s_parents_as_rev_list_gives_it(tmp_path: Path) -> None:
+    # A linear branch on a remote's branch, a merge of two of a remote's branches (two boundary
+    # commits: rev-list says which), and a first push of a new history (none): the boundary found
+    # is rev-list's first, with no rev-list run where the log's parents leave one choice.
+    from jouet_git.gitleaks import committed, diff
+
+    remote = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    repo = make_repo(tmp_path / "work", {"a.txt": "a\n"})
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "origin", "main")
+    git(repo, "switch", "-q", "-c", "other")
+    (repo / "b.txt").write_text("b\n")
+    git(repo, "add", "b.txt")
+    git(repo, "commit", "-q", "-m", "other")
+    git(repo, "push", "-q", "origin", "other")
+    git(repo, "switch", "-q", "main")
+
+    def found(revisions: list[str]) -> tuple[str | None, str | None, int]:
+        parents: dict[str, list[str]] = {}
+        diff.outgoing(diff.Repo(str(repo), "sha1", None), str(repo), time.monotonic() + 30, diff.Budget(1 << 20),
+                      revisions, parents)
+        before = gitrun.COUNTS["git"]
+        mine = committed.boundary(str(repo), revisions, time.monotonic() + 30, parents)
+        ran = gitrun.COUNTS["git"] - before
+        lines = git(repo, "rev-list", "--boundary", *revisions).splitlines()
+        theirs = next((line[1:] for line in lines if line.startswith("-")), None)
+        return mine, theirs, ran
+
+    outgoing = ["HEAD", "--not", "--remotes"]
+    (repo / "c.txt").write_text("c\n")
+    git(repo, "add", "c.txt")
+    git(repo, "commit", "-q", "-m", "linear")
+    mine, theirs, ran = found(outgoing)
+    assert mine == theirs == git(repo, "rev-parse", "origin/main").strip() and ran == 0
+    git(repo, "merge", "-q", "--no-edit", "origin/other")
+    mine, theirs, ran = found(outgoing)
+    assert mine == theirs is not None and ran == 1  # two boundary commits: rev-list chose
+    fresh = make_repo(tmp_path / "fresh", {"f.txt": "f\n"})
+    parents: dict[str, list[str]] = {}
+    diff.outgoing(diff.Repo(str(fresh), "sha1", None), str(fresh), time.monotonic() + 30, diff.Budget(1 << 20),
+                  outgoing, parents)
+    assert len(parents) == 1 and committed.boundary(str(fresh), outgoing, time.monotonic() + 30, parents) is None

@@ -375,6 +375,9 @@ def _work_dir() -> str:
 
 def _remove(work: str) -> None:
     """Remove WORK, the scan's own directory, and what the scan wrote in it (never raises)."""
+    # Most scans write nothing there (no allowlist file, no gitleaks run): two rmdir calls, no walk.
+    if _quietly(os.rmdir, os.path.join(work, "allowlists")) and _quietly(os.rmdir, work):
+        return
     for base, dirs, files in os.walk(work, topdown=False):
         for name in files:
             _quietly(os.unlink, os.path.join(base, name))

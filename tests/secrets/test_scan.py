@@ -613,3 +613,22 @@ def test_the_boundary_is_read_from_the_log_s_parents_as_rev_list_gives_it(tmp_pa
     diff.outgoing(diff.Repo(str(fresh), "sha1", None), str(fresh), time.monotonic() + 30, diff.Budget(1 << 20),
                   outgoing, parents)
     assert len(parents) == 1 and committed.boundary(str(fresh), outgoing, time.monotonic() + 30, parents) is None
+
+
+def test_the_scan_leaves_nothing_in_the_temporary_directory(repo: Path, s: Secrets, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its private directory goes whether the scan wrote nothing there (a keyword-free change), laid
+    # out allowlists (a committed .gitleaksignore) or ran gitleaks.
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    (repo / "src" / "app.py").write_text("x = 1\ny = 4\n")
+    git(repo, "add", "src/app.py")
+    assert scan(str(repo), "staged") == ([], None)
+    assert list(scratch.iterdir()) == []
+    commit_file(repo, ".gitleaksignore", "nothing:here:1\n")
+    (repo / "src" / "t.txt").write_text(f"{s.github}\n")
+    git(repo, "add", "src/t.txt")
+    findings, reason = scan(str(repo), "staged")
+    assert reason is None and findings and secrets.LAST.gitleaks_ran
+    assert list(scratch.iterdir()) == []

@@ -115,7 +115,7 @@ class View:
     def __init__(self, environ: Mapping[str, str], home: str, cwd: str, root: str | None, package: list[str],
                  programs: list[str], read: Callable[[str], bytes | None] = _real_read,
                  listdir: Callable[[str], list[str] | None] = _real_list,
-                 realpath: Callable[[str], str] = os.path.realpath) -> None:
+                 realpath: Callable[[str], str] | None = None) -> None:
         self.environ = environ
         self.home = home.rstrip("/") or "/"
         self.cwd = cwd
@@ -124,7 +124,11 @@ class View:
         self.programs = programs
         self.read = read
         self.listdir = listdir
-        self.realpath = realpath
+        if realpath is None:
+            from jouet_git.realpath import realpath as kernel_realpath
+
+            realpath = kernel_realpath
+        self.realpath: Callable[[str], str] = realpath
         self._own: list[tuple[str, str]] | None = None
         self._exempt: list[str] = []
 
@@ -197,8 +201,12 @@ class View:
             places.append((extra, "jouet's enforced rules"))
         places.extend((p, "jouet's installed package") for p in self.package)
         places.extend((p, "the jouet program the hooks run") for p in self.programs)
-        self._own = [(self.resolve(p), what) for p, what in places]
-        self._exempt = [self.resolve(p) for p in exempt]
+        resolved: dict[str, str] = {}  # (the places by default and by variable are often the same)
+        for p, _ in places:
+            if p not in resolved:
+                resolved[p] = self.resolve(p)
+        self._own = [(resolved[p], what) for p, what in places]
+        self._exempt = [resolved[p] if p in resolved else self.resolve(p) for p in exempt]
         return self._own
 
     # -- the verdict ----------------------------------------------------------------------------------

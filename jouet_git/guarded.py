@@ -530,15 +530,35 @@ def call_guarded(call: Any, view: View | None = None) -> list[Guarded]:
             if hit is not None:
                 found.append(hit)
     elif call.kind == KIND_SHELL and call.command:
-        from jouet_git.shell.writes import writes
-
-        for write in writes(call.commands):
+        for write in _writes(call.commands):
             if write.lost and not write.path.startswith(("/", "~", "$HOME")):
                 continue
             view = view or View.here(call.cwd)
             hit = view.guarded(write.path, write.how, write.removes, write.key, call.command)
             if hit is not None:
                 found.append(hit)
+    return found
+
+
+def _writes(commands: list[Any]) -> list[Any]:
+    """shell.writes.writes(COMMANDS), kept with the first command for the same commands read again: a
+    stream's memo of commands read (shell.ParseMemo) hands the same Command objects back for the same
+    text, and what they write is a function of them alone."""
+    from jouet_git.shell.writes import writes
+
+    if not commands:
+        return []
+    first = commands[0]
+    memo = first.memo
+    if memo is None:
+        memo = first.memo = {}
+    kept = memo.get("writes")
+    if kept is not None and len(kept[0]) == len(commands) and all(
+            a is b for a, b in zip(kept[0], commands, strict=True)):
+        found: list[Any] = kept[1]
+        return found
+    found = writes(commands)
+    memo["writes"] = (tuple(commands), found)
     return found
 
 

@@ -215,11 +215,11 @@ def _begin(cwd: str, scope: str, paths: list[str] | None, deadline: float | None
     from jouet_git.gitleaks import committed
 
     # Each git costs about a millisecond to start, mostly outside this process: what does not need
-    # another's answer starts now and runs beside the others (the staged diff of a plain commit, the
-    # outgoing commits and their boundary, HEAD's allowlists, the repository's layout). Whatever is
-    # not used is abandoned.
-    # Where the work tree is and the commit HEAD names are read from the files where they can be
-    # (no `git rev-parse`): HEAD's allowlists are then asked of that very commit.
+    # another's answer starts now and runs beside the others (the staged diff of a plain commit, a
+    # push's commits with their parents and the reader of its boundary's allowlists, HEAD's
+    # allowlists, and `git rev-parse` where the files do not say where the work tree is). Whatever
+    # is not used is abandoned. Where the work tree is and the commit HEAD names are read from the
+    # files where they can be: HEAD's allowlists are then asked of that very commit.
     started.layout = _layout(cwd)
     head = started.layout.head if started.layout is not None else "HEAD"
     early = started.early
@@ -262,7 +262,7 @@ def _layout(cwd: str) -> Any:
     return diff.Repo(found.root, "sha256" if len(head) == 64 else "sha1", head, found.git_dir)
 
 
-_LAYOUT_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+_LAYOUT_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_NAMESPACE",
                      "GIT_DISCOVERY_ACROSS_FILESYSTEM")
 
 

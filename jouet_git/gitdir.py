@@ -14,8 +14,6 @@ from __future__ import annotations
 import os
 import stat
 
-from jouet_git.realpath import realpath
-
 
 class Repo:
     """A worktree and the git directories behind it (all absolute, symlinks resolved)."""
@@ -73,18 +71,18 @@ def find(cwd: str) -> Repo | None:
     """The repository whose worktree holds CWD, or None outside any (and in a bare repository)."""
     # Absolute and normalized from here on: plain string operations walk it up (a stream of calls
     # looks for the repository on every line).
-    current = realpath(cwd)
+    current = os.path.realpath(cwd)
     while True:
         if current.endswith("/.git"):
             # Inside a git dir itself: no worktree here.
             return None
         git_dir = _git_dir_of(current)
         if git_dir is not None:
-            git_dir = realpath(git_dir)
+            git_dir = os.path.realpath(git_dir)
             common = _read(os.path.join(git_dir, "commondir"))
             if common:
                 common_dir = common if os.path.isabs(common) else os.path.join(git_dir, common)
-                common_dir = realpath(common_dir)
+                common_dir = os.path.realpath(common_dir)
             else:
                 common_dir = git_dir
             return Repo(current, git_dir, common_dir)

@@ -10,9 +10,12 @@ import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from testing import claude_payload, git, make_repo, run_jouet
+
+from jouet_git.call import Call
 
 # A command still running after this long is waiting for input (each of these finishes in well
 # under a second when it does not wait); a command that should finish gets a minute.
@@ -193,3 +196,27 @@ def test_continue_with_nothing_stopped_is_left_alone(tmp_path: Path) -> None:
     assert hook("git merge --continue", repo) is None
     # ... but a rebase started earlier in the same call may stop.
     assert hook("git rebase side; git rebase --continue", repo) == "stdin-hang"
+
+
+def test_git_s_own_pre_commit_hook_never_starts_the_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # git's pre-commit event reaches the rules as `git commit` (no message given), with the hook in
+    # its input: a person's commit under way. The matcher leaves it out, so no VM time goes to it.
+    from jouet_git.engine import runner as runner_module
+    from jouet_git.harness.git_events import pre_commit_calls
+
+    repo = make_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    ran: list[str] = []
+    original = runner_module.LazyScripts.run
+
+    def run(self: Any, rule: Any, call: Any, matched: list[int]) -> Any:
+        ran.append(rule.name)
+        return original(self, rule, call, matched)
+
+    monkeypatch.setattr(runner_module.LazyScripts, "run", run)
+    [call] = pre_commit_calls(str(repo))
+    decision = runner_module.Runner(record=False).decide(call)
+    assert decision.deny is None and not decision.errors
+    assert "stdin-hang" not in ran
+    ran.clear()
+    runner_module.Runner(record=False).decide(Call(command="git commit", cwd=str(repo)))
+    assert "stdin-hang" in ran  # an agent's `git commit` still meets it

@@ -9,7 +9,8 @@ Two corpora, each COPIES times the 120 agent commands of tests/data/shell/agent_
 "repeated" sends them as they are (each text comes COPIES times, as an agent repeats `git status`),
 "unique" makes every line's text different (a first line `# N`, a comment the shell ignores), so
 that nothing read for one line serves another: the stream's memo of commands read (shell.ParseMemo)
-helps the first and not the second.
+and of decisions (engine/runner.py _Kept: a line seen before gets its decision again while every
+question it asked gets the same answer) help the first and not the second.
 """
 
 from __future__ import annotations

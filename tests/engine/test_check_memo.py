@@ -228,34 +228,35 @@ end}
 """
 
 
-@pytest.mark.parametrize("asks", ["os.time()", "os.clock()", "os.date('%H')", "math.random(6)"])
-def test_a_script_that_asks_the_clock_or_chance_runs_on_every_line(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asks: str) -> None:
-    _user_rule("timely", 'script = "timely.luau"', CLOCK % asks)
+def _script_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, script: str,
+                   lines: int) -> tuple[Runner, io.StringIO, dict[str, int]]:
+    """LINES identical `demo` lines through a stream, with a rule of yours NAME running SCRIPT: the
+    runner, what it answered, and how many times the script host ran."""
+    _user_rule(name, f'script = "{name}.luau"', script)
     runs = _count(monkeypatch, script_host.ScriptHost, "run")
     runner = Runner()
     out = io.StringIO()
-    run_jsonl(io.StringIO(_line("demo") * 5), out, str(tmp_path), runner)
+    run_jsonl(io.StringIO(_line("demo") * lines), out, str(tmp_path), runner)
+    return runner, out, runs
+
+
+@pytest.mark.parametrize("asks", ["os.time()", "os.clock()", "os.date('%H')", "math.random(6)"])
+def test_a_script_that_asks_the_clock_or_chance_runs_on_every_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asks: str) -> None:
+    runner, out, runs = _script_stream(tmp_path, monkeypatch, "timely", CLOCK % asks, 5)
     assert _decisions(out) == ["none"] * 5
     assert runner.memo_hits == 0 and runs["runs"] == 5, (runner.memo_hits, runs)
 
 
 def test_a_script_that_reads_only_the_call_runs_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _user_rule("plain", 'script = "plain.luau"', CLOCK % "#call.command")
-    runs = _count(monkeypatch, script_host.ScriptHost, "run")
-    runner = Runner()
-    out = io.StringIO()
-    run_jsonl(io.StringIO(_line("demo") * 5), out, str(tmp_path), runner)
+    runner, out, runs = _script_stream(tmp_path, monkeypatch, "plain", CLOCK % "#call.command", 5)
     assert _decisions(out) == ["none"] * 5
     assert runner.memo_hits == 4 and runs["runs"] == 1, (runner.memo_hits, runs)
 
 
 def test_a_failing_script_runs_on_every_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _user_rule("failing", 'script = "failing.luau"', 'return {check = function(call) error("boom") end}')
-    runs = _count(monkeypatch, script_host.ScriptHost, "run")
-    runner = Runner()
-    out = io.StringIO()
-    run_jsonl(io.StringIO(_line("demo") * 3), out, str(tmp_path), runner)
+    runner, out, runs = _script_stream(tmp_path, monkeypatch, "failing",
+                                       'return {check = function(call) error("boom") end}', 3)
     answers = _answers(out)
     assert all(a["errors"] and a["errors"][0]["rule"] == "failing" for a in answers), answers
     assert runner.memo_hits == 0 and runs["runs"] == 3, (runner.memo_hits, runs)

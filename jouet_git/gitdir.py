@@ -131,7 +131,13 @@ def head_commit(repo: Repo) -> tuple[bool, str | None]:
     """The commit HEAD names, read from the files: (True, its id), (True, None) before the first
     commit, or (False, None) when the files do not say for sure (a reftable repository, a ref that
     is neither a loose file nor in packed-refs as a plain id, a packed-refs file over the limit)
-    and git must be asked."""
+    and git must be asked.
+
+    A reftable repository keeps its refs in <common dir>/reftable, where loose files and packed-refs
+    left beside it (written by anyone) are not what git reads: such a repository is always git's to
+    answer, whatever its HEAD file says."""
+    if os.path.isdir(os.path.join(repo.common_dir, "reftable")):
+        return False, None
     text = _read(os.path.join(repo.git_dir, "HEAD"))
     for _ in range(5):  # HEAD -> refs/heads/main (-> another symbolic ref, rarely)
         if text is None:

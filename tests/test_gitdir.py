@@ -83,3 +83,13 @@ def test_a_huge_packed_refs_is_left_to_git(tmp_path: Path, monkeypatch: pytest.M
     git(repo, "pack-refs", "--all")
     monkeypatch.setattr(gitdir, "PACKED_REFS_LIMIT", 10)
     assert read(repo) == (False, None)
+
+
+def test_a_reftable_repository_is_left_to_git_whatever_its_files_say(tmp_path: Path) -> None:
+    # git keeps a reftable repository's refs in .git/reftable; a HEAD file and loose refs written
+    # beside it (an agent could, to point the secret scan's allowlists at another commit) are not
+    # what git reads. (This machine's git predates reftable: the directory stands for one.)
+    repo = make_repo(tmp_path / "r", {"a.txt": "a\n"})
+    assert read(repo) == (True, said_by_git(repo))
+    (repo / ".git" / "reftable").mkdir()
+    assert read(repo) == (False, None)

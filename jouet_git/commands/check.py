@@ -144,13 +144,18 @@ def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: s
             # The line (with this stream's directory and harness) is all the call is made of: a
             # decision that read nothing else is given again to the same line (Runner.decide).
             decision = runner.decide_and_record(call, key=(line, base, harness))
-            out: dict[str, Any] = _with_broken(decision, runner.ruleset_for(call))
+            kept = runner.kept_for(call)
+            answer = kept.answer if kept is not None else None
+            if answer is None:  # (a kept decision's answer is the same each time: made once)
+                answer = json.dumps(_with_broken(decision, runner.ruleset_for(call)))
+                if kept is not None:
+                    kept.answer = answer
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)
-            out = {"error": f"line {number}: {message}"}
+            answer = json.dumps({"error": f"line {number}: {message}"})
         if not waiting():
             runner.write_records()  # the client may wait for this answer: its ledger line goes first
-        write(json.dumps(out) + "\n")
+        write(answer + "\n")
         stdout.flush()
     return 0
 

@@ -282,6 +282,11 @@ class Runner:
         except (OSError, ValueError):
             pass
 
+    def kept_for(self, call: Call) -> _Kept | None:
+        """The kept decision CALL was just given (decide's KEY), or None when it was decided in full."""
+        kept = self._kept
+        return kept[1] if kept is not None and kept[0] is call else None
+
     def decide_and_record(self, call: Call, key: Any = None) -> Decision:
         """Decide (KEY: see decide) and record."""
         decision = self.decide(call, key=key)
@@ -310,7 +315,7 @@ class _Kept:
     Asked again, the questions cost what they cost the first time (a probe that runs git runs it
     again): what is saved is matching the rules and running their scripts."""
 
-    __slots__ = ("asked", "decision", "index", "line", "probes", "state")
+    __slots__ = ("answer", "asked", "decision", "index", "line", "probes", "state")
 
     def __init__(self, decision: Decision, asked: list[tuple[Any, tuple[Any, ...], bool]],
                  index: list[int | None], state: list[tuple[str, Any]],
@@ -322,6 +327,8 @@ class _Kept:
         self.probes = probes
         # The ledger line of a call it was given to (ledger.stamped makes each line's from it).
         self.line: dict[str, Any] | None = None
+        # What a stream answered a call it was given to (commands/check.py writes it again as it is).
+        self.answer: str | None = None
 
     @classmethod
     def of(cls, call: Call, decision: Decision, asked: list[tuple[Any, tuple[Any, ...], bool]], ctx: Context,

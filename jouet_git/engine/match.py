@@ -61,31 +61,47 @@ class Parsed:
         self.args = args
 
 
+def _memo(command: Command) -> dict[Any, Any]:
+    memo = command.memo
+    if memo is None:
+        memo = command.memo = {}
+    return memo
+
+
+def _git_reading(command: Command, memo: dict[Any, Any]) -> gitopts.Reading:
+    """A git COMMAND read as git reads it (abbreviated long options written out), noted in MEMO."""
+    reading: gitopts.Reading | None = memo.get("git")
+    if reading is None:
+        reading = memo["git"] = gitopts.read(command.argv)
+    return reading
+
+
+def _subcommand_at(command: Command, argv: list[str], memo: dict[Any, Any], value_flags: tuple[str, ...]) -> int:
+    """Where the subcommand of COMMAND (read as ARGV) is, past its program's global options (noted in MEMO)."""
+    sub_key = ("sub", value_flags)
+    i: int = memo.get(sub_key, 0)
+    if not i:
+        i = memo[sub_key] = cmdline.skip_global_options(command.program, argv, 1, value_flags)
+    return i
+
+
 def read_command(pattern: tuple[str, ...], command: Command, value_flags: tuple[str, ...]) -> Parsed | None:
     """Match COMMAND against a command pattern such as ("git", "stash", "pop"); None if it does not."""
     if not wildcard.matcher(pattern[0])(command.program):
         return None
     argv = command.argv
-    memo = command.memo
-    if memo is None:
-        memo = command.memo = {}
+    memo = _memo(command)
     reading: gitopts.Reading | None = None
     if command.program == "git":
-        # Read as git reads it: abbreviated long options written out; nothing matches a command
-        # git refuses or only answers with its usage, since it changes nothing.
-        reading = memo.get("git")
-        if reading is None:
-            reading = memo["git"] = gitopts.read(argv)
+        # Nothing matches a command git refuses or only answers with its usage: it changes nothing.
+        reading = _git_reading(command, memo)
         if reading.refused is not None:
             return None
         argv = reading.words
     i = 1
     if len(pattern) > 1:
         if not pattern[1].startswith("-"):
-            sub_key = ("sub", value_flags)
-            i = memo.get(sub_key, 0)
-            if not i:
-                i = memo[sub_key] = cmdline.skip_global_options(command.program, argv, 1, value_flags)
+            i = _subcommand_at(command, argv, memo, value_flags)
         for word in pattern[1:]:
             if i >= len(argv) or not wildcard.matcher(word)(argv[i]):
                 return None
@@ -115,20 +131,13 @@ def subcommand(command: Command, value_flags: tuple[str, ...]) -> str | None:
     """The word read_command compares a command pattern's second word with (worked out as it does,
     sharing its notes): "" when there is none, None when git refuses COMMAND (nothing matches it)."""
     argv = command.argv
-    memo = command.memo
-    if memo is None:
-        memo = command.memo = {}
+    memo = _memo(command)
     if command.program == "git":
-        reading = memo.get("git")
-        if reading is None:
-            reading = memo["git"] = gitopts.read(argv)
+        reading = _git_reading(command, memo)
         if reading.refused is not None:
             return None
         argv = reading.words
-    sub_key = ("sub", value_flags)
-    i = memo.get(sub_key, 0)
-    if not i:
-        i = memo[sub_key] = cmdline.skip_global_options(command.program, argv, 1, value_flags)
+    i = _subcommand_at(command, argv, memo, value_flags)
     return argv[i] if i < len(argv) else ""
 
 
@@ -138,12 +147,7 @@ def plain_subcommand(command: Command) -> str | None:
     (read_command); None when options come first (`git -C x status`) or git refuses COMMAND."""
     argv = command.argv
     if command.program == "git":
-        memo = command.memo
-        reading = memo.get("git") if memo is not None else None
-        if reading is None:
-            if memo is None:
-                memo = command.memo = {}
-            reading = memo["git"] = gitopts.read(argv)
+        reading = _git_reading(command, _memo(command))
         if reading.refused is not None:
             return None
         argv = reading.words

@@ -90,26 +90,31 @@ def boundary(toplevel: str, revisions: list[str], deadline: float,
 
 
 class Reader:
-    """A `git cat-file --batch` started ahead of prepare() (used instead of a new git run): asked at
-    once about a commit's config and ignore file (start_head_files), or waiting to be asked about a
-    commit known only later (start_files_reader: a push's boundary)."""
+    """A `git cat-file --batch` reading the files at PATHS in a commit: asked at once (COMMIT given),
+    or waiting to be asked about a commit known only later (a push's boundary: files() asks)."""
 
-    __slots__ = ("_files", "_running")
+    __slots__ = ("_files", "_paths", "_running")
 
-    def __init__(self, running: gitrun.Running) -> None:
-        self._running = running
+    def __init__(self, cwd: str, deadline: float, paths: list[str], commit: str | None = None) -> None:
+        self._paths = paths
+        self._running = gitrun.start(["git", "cat-file", "--batch"], cwd, deadline=deadline,
+                                     env=gitrun.git_env(keep_repo=True),
+                                     input=None if commit is None else _request(commit, paths),
+                                     later_input=commit is None)
         self._files: dict[str, bytes] | None = None
 
     def files(self, commit: str) -> dict[str, bytes]:
-        """COMMIT's config and ignore file, by path; missing ones are left out."""
+        """The files at PATHS in COMMIT (the one asked at the start, if one was), by path; missing
+        ones are left out."""
         if self._files is None:
             running = self._running
             if running.waiting_for_input:
-                running.send(_request(commit, [CONFIG, IGNORE]))
+                running.send(_request(commit, self._paths))
             result = running.result()
             if not result.ok:
-                raise RuntimeError(f"cannot read {CONFIG}, {IGNORE} from commit {commit[:12]}: {result.error()}")
-            self._files = _parse_batch(result.stdout, [CONFIG, IGNORE])
+                raise RuntimeError(f"cannot read {', '.join(self._paths)} from commit {commit[:12]}: "
+                                   f"{result.error()}")
+            self._files = _parse_batch(result.stdout, self._paths)
         return self._files
 
     def abandon(self) -> None:
@@ -120,15 +125,13 @@ def start_head_files(cwd: str, deadline: float, commit: str = "HEAD") -> Reader:
     """The reading of COMMIT's config and ignore file, started now, beside the scan's other git runs.
     HEAD (or the commit it names, read from the files) is where a commit's allowlists come from (its
     parent)."""
-    return Reader(gitrun.start(["git", "cat-file", "--batch"], cwd, deadline=deadline,
-                               env=gitrun.git_env(keep_repo=True), input=_request(commit, [CONFIG, IGNORE])))
+    return Reader(cwd, deadline, [CONFIG, IGNORE], commit)
 
 
 def start_files_reader(cwd: str, deadline: float) -> Reader:
     """A `git cat-file --batch` started now, before the commit whose files prepare() reads is known
     (a push's boundary): prepare() sends it the request."""
-    return Reader(gitrun.start(["git", "cat-file", "--batch"], cwd, deadline=deadline,
-                               env=gitrun.git_env(keep_repo=True), later_input=True))
+    return Reader(cwd, deadline, [CONFIG, IGNORE])
 
 
 def prepare(toplevel: str, commit: str | None, work: str, deadline: float,
@@ -167,16 +170,13 @@ def env_without_config(env: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def _git(args: list[str], cwd: str, deadline: float, input: bytes | None = None) -> gitrun.Result:
-    return gitrun.git(args, cwd, deadline=deadline, env=gitrun.git_env(keep_repo=True), input=input)
+def _git(args: list[str], cwd: str, deadline: float) -> gitrun.Result:
+    return gitrun.git(args, cwd, deadline=deadline, env=gitrun.git_env(keep_repo=True))
 
 
 def _read(toplevel: str, commit: str, paths: list[str], deadline: float) -> dict[str, bytes]:
     """The files at PATHS (relative to the top) in COMMIT, by path; missing ones are left out."""
-    result = _git(["cat-file", "--batch"], toplevel, deadline, input=_request(commit, paths))
-    if not result.ok:
-        raise RuntimeError(f"cannot read {', '.join(paths)} from commit {commit[:12]}: {result.error()}")
-    return _parse_batch(result.stdout, paths)
+    return Reader(toplevel, deadline, paths, commit).files(commit)
 
 
 def _request(commit: str, paths: list[str]) -> bytes:

@@ -15,6 +15,7 @@ lines as they are, or one `git push`, run in the call's own directory.
 
 from __future__ import annotations
 
+from jouet_git import cmdline
 from jouet_git.engine.model import BUILTIN
 
 TYPE_CHECKING = False
@@ -24,15 +25,12 @@ if TYPE_CHECKING:
 
 SECRETS_RULE = "committed-secrets"
 
-# git commit's options that take the next word as their value (unless written with `=`).
-_COMMIT_VALUE_LONG = frozenset({
-    "--message", "--file", "--reuse-message", "--reedit-message", "--template", "--author", "--date",
-    "--cleanup", "--fixup", "--squash", "--trailer", "--pathspec-from-file",
-})
-# Short options whose value is the rest of the cluster, or else the next word.
-_COMMIT_VALUE_SHORT = "mFCct"
+# git commit's options that take a value (the next word, the rest of a short cluster, or after `=`).
+_COMMIT_VALUES = ("-m", "-F", "-C", "-c", "-t", "--message", "--file", "--reuse-message", "--reedit-message",
+                  "--template", "--author", "--date", "--cleanup", "--fixup", "--squash", "--trailer",
+                  "--pathspec-from-file")
 # Options that make a commit take more than the staged lines (-a, -i, -o, -p, --pathspec-from-file).
-_COMMIT_WIDER_SHORT = "aiop"
+_COMMIT_WIDER_SHORT = frozenset({"-a", "-i", "-o", "-p"})
 _COMMIT_WIDER_LONG = ("--all", "--include", "--only", "--interactive", "--patch", "--pathspec-from-file")
 # Commands that move the directory a later command runs in.
 _MOVERS = frozenset({"cd", "pushd", "popd"})
@@ -64,25 +62,9 @@ def secret_scan(rule: Rule, call: Call, matched: list[int]) -> str | None:
 
 def _staged_only(command: Command) -> bool:
     """Whether `git commit ARGS` takes the staged lines as they are: no pathspec, no -a, -i, -o, -p."""
-    args = command.argv[2:]
-    i = 0
-    while i < len(args):
-        word = args[i]
-        if word == "--" or word[:1] != "-" or word == "-":
-            return False  # a pathspec
-        if word.startswith("--"):
-            name = word.split("=", 1)[0]
-            if any(full.startswith(name) for full in _COMMIT_WIDER_LONG):
-                return False  # (git takes an abbreviation such as --al)
-            if "=" not in word and name in _COMMIT_VALUE_LONG:
-                i += 1
-        else:
-            for at, letter in enumerate(word[1:], 2):
-                if letter in _COMMIT_WIDER_SHORT:
-                    return False
-                if letter in _COMMIT_VALUE_SHORT:
-                    if at == len(word):
-                        i += 1
-                    break
-        i += 1
-    return True
+    flags, pathspecs = cmdline.split_options(command.argv[2:], _COMMIT_VALUES)
+    return not pathspecs and not any(
+        flag in _COMMIT_WIDER_SHORT
+        # (git takes an abbreviation such as --al)
+        or (flag.startswith("--") and any(full.startswith(flag) for full in _COMMIT_WIDER_LONG))
+        for flag in flags)

@@ -2,8 +2,11 @@
 
     python bench/check_bench.py [COPIES] [VENV ...]
 Target (issue 18): at least 10,000 calls a second. Each answer is flushed as it is written. Wall time
-and CPU time (user + system of the jouet process) are both shown: CPU time moves less with the load
-of a shared machine. Each VENV given is timed too, in the same rounds (a "before").
+and CPU time (user + system of the jouet process and of the workers it forked) are both shown: CPU
+time moves less with the load of a shared machine. Two rows for this jouet, in the same rounds: its
+default (worker processes answer side by side once lines wait: commands/check_pool.py) and
+`--workers 1` (every line answered in one process). Each VENV given is timed too, with its default,
+in the same rounds (a "before").
 
 Two corpora, each COPIES times the 120 agent commands of tests/data/shell/agent_commands.json:
 "repeated" sends them as they are (each text comes COPIES times, as an agent repeats `git status`),
@@ -35,7 +38,12 @@ def cpu() -> float:
 
 def main() -> None:
     copies = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    venvs = [("", None)] + [(f" [{os.path.basename(v.rstrip('/'))}]", v) for v in sys.argv[2:]]
+    # (row name, state directory, the command line)
+    runs = [("jouet", "here", [jouet(), "check", "--jsonl"]),
+            ("jouet --workers 1", "here", [jouet(), "check", "--jsonl", "--workers", "1"])]
+    for venv in sys.argv[2:]:
+        name = os.path.basename(venv.rstrip("/"))
+        runs.append((f"jouet [{name}]", name, [jouet(venv), "check", "--jsonl"]))
     with open(os.path.join(HERE, "..", "tests", "data", "shell", "agent_commands.json"), encoding="utf-8") as f:
         commands = json.load(f)
     corpora = {
@@ -48,13 +56,12 @@ def main() -> None:
         for _ in range(3):
             for corpus, texts in corpora.items():
                 lines = "".join(json.dumps({"command": c}) + "\n" for c in texts).encode()
-                for name, venv in venvs:
-                    env = isolated_env(os.path.join(tmp, "jouet" + name.strip(" []")))
-                    subprocess.run([jouet(venv), "check", "ls"], env=env, cwd=tmp, capture_output=True, check=False)
+                for name, state, argv in runs:
+                    env = isolated_env(os.path.join(tmp, "jouet-" + state))
+                    subprocess.run([argv[0], "check", "ls"], env=env, cwd=tmp, capture_output=True, check=False)
                     before = cpu()
                     start = time.perf_counter()
-                    proc = subprocess.run([jouet(venv), "check", "--jsonl"], input=lines, env=env, cwd=tmp,
-                                          capture_output=True, check=True)
+                    proc = subprocess.run(argv, input=lines, env=env, cwd=tmp, capture_output=True, check=True)
                     elapsed = time.perf_counter() - start
                     used = cpu() - before
                     answered = proc.stdout.count(b"\n")
@@ -64,7 +71,7 @@ def main() -> None:
     print(f"jouet check --jsonl, {calls} calls ({len(commands)} commands x {copies}), best of 3 "
           "(target 10,000 a second):")
     for (corpus, name), (wall, cpu_time) in best.items():
-        print(f"  {corpus:8} jouet{name}: {wall:.2f} s wall, {calls / wall:,.0f} calls a second; "
+        print(f"  {corpus:8} {name:18} {wall:.2f} s wall, {calls / wall:,.0f} calls a second; "
               f"{cpu_time:.2f} s CPU, {calls / cpu_time:,.0f} calls a CPU second")
 
 

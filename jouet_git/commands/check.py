@@ -6,13 +6,16 @@ examples:
   jouet check --json 'git push -f'          the decision as JSON
   jouet check --tool Edit --path .env       a file tool instead of a shell command
   jouet check --jsonl < calls.jsonl         one JSON object a line in, one decision a line out
+  jouet check --jsonl --workers 1 < c.jsonl the same, every line answered in this one process
 
 Rules that do not run (a rule file that does not load, a plugin whose copy changed) are named on
 stderr, and in --json as `broken` (each with every error in its file) and `problems`.
 
 Exit status: 0 when nothing denies (warnings included), 1 when a rule denies or asks, 2 on bad input.
 With --jsonl every line is answered (a bad line gets {"error": ...}) and the exit status is 0
-unless the input could not be read.
+unless the input could not be read. Each answer is written as soon as it and those before it are
+ready. When lines arrive faster than one process answers them, `--workers N` processes (default: one
+a CPU, at most 4) answer them side by side; the answers and their order are the same.
 """
 
 from __future__ import annotations
@@ -47,6 +50,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="decide as this harness's hook would (its tool names; default: any harness's)")
     parser.add_argument("--no-record", action="store_true",
                         help="leave the call out of jouet's ledger (by default it is recorded as harness `check`)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="with --jsonl: when lines come faster than one process answers them, answer them in "
+                             "N processes (same answers, same order); 1 answers every line in this one "
+                             "(default: the CPUs this process may use, at most 4)")
+
+
+# --workers: at most this many; by default the CPUs this process may use, at most DEFAULT_WORKERS.
+MAX_WORKERS = 32
+DEFAULT_WORKERS = 4
+
+
+def default_workers() -> int:
+    """How many processes answer a fast stream by default: one a CPU this process may use, at most
+    DEFAULT_WORKERS (1: every line is answered in this process)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # (no sched_getaffinity on macOS)
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, DEFAULT_WORKERS))
 
 
 def render(decision: Decision) -> str:
@@ -84,10 +106,16 @@ def _say_broken(ruleset: RuleSet) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise JouetError(f"--workers {args.workers}: give a number from 1 (every line answered in this process) "
+                         f"to {MAX_WORKERS}")
     if args.jsonl:
         if args.command is not None:
             raise JouetError("--jsonl reads calls from stdin: give no command with it")
-        return run_jsonl(sys.stdin, sys.stdout, args.cwd, Runner(record=not args.no_record), args.harness)
+        workers = args.workers if args.workers is not None else default_workers()
+        return run_jsonl(sys.stdin, sys.stdout, args.cwd, Runner(record=not args.no_record), args.harness, workers)
+    if args.workers is not None:
+        raise JouetError("--workers is for --jsonl (a stream of calls): leave it out when checking one command")
     if args.command is None and args.tool is None:
         raise JouetError("give a command to check, such as `jouet check 'git add -A'` (see --help)")
     cwd = args.cwd or os.getcwd()
@@ -107,26 +135,45 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner | None = None,
-              harness: str | None = None) -> int:
-    """Answer one call per input line, in one process, flushing each answer."""
+              harness: str | None = None, workers: int = 1) -> int:
+    """Answer one call per input line, flushing each answer. WORKERS above 1 lets a stream whose
+    input comes faster than one process answers be answered by that many forked processes
+    (commands/check_pool.py), with the same answers in the same order; 1 answers every line here."""
     base = default_cwd or os.getcwd()
     runner = runner or Runner()
     runner.plan_calls = True
     runner.hold_records()
     from jouet_git.shell import ParseMemo
 
+    answerer = Answerer(runner, base, harness, ParseMemo())
     try:
-        return _answer_lines(stdin, stdout, base, runner, harness, ParseMemo())
+        if workers > 1:
+            from jouet_git.commands import check_pool
+
+            if check_pool.usable(stdin):
+                return check_pool.serve(stdin, stdout, answerer, workers)
+        return _answer_lines(stdin, stdout, answerer)
     finally:
         runner.write_records()
 
 
-def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: str | None, reader: Any) -> int:
-    write = stdout.write
-    waiting = _waiting(stdin)
-    for number, line in enumerate(stdin, 1):
-        if not line.strip():
-            continue
+class Answerer:
+    """Answers the lines of one stream: a line's decision as JSON, recorded in the ledger (held back
+    with the stream's other ledger lines: Runner.hold_records), or its error."""
+
+    __slots__ = ("base", "harness", "reader", "runner")
+
+    def __init__(self, runner: Runner, base: str, harness: str | None, reader: Any) -> None:
+        self.runner = runner
+        self.base = base
+        self.harness = harness
+        self.reader = reader  # a command read before is not read again (shell.ParseMemo)
+
+    def answer(self, number: int, line: str) -> str:
+        """The answer to LINE, the NUMBERth line of the input (counting blank ones)."""
+        runner = self.runner
+        base = self.base
+        harness = self.harness
         try:
             item = json.loads(line)
             if not isinstance(item, dict):
@@ -140,7 +187,7 @@ def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: s
             call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
                               item.get("input") if isinstance(item.get("input"), dict) else None,
                               item.get("harness") if isinstance(item.get("harness"), str) else harness)
-            call.reader = reader  # a command read before is not read again (shell.ParseMemo)
+            call.reader = self.reader
             # The line (with this stream's directory and harness) is all the call is made of: a
             # decision that read nothing else is given again to the same line (Runner.decide).
             decision = runner.decide_and_record(call, key=(line, base, harness))
@@ -153,9 +200,21 @@ def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: s
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)
             answer = json.dumps({"error": f"line {number}: {message}"})
+        return answer
+
+
+def _answer_lines(stdin: Any, stdout: Any, answerer: Answerer) -> int:
+    write = stdout.write
+    waiting = _waiting(stdin)
+    answer = answerer.answer
+    runner = answerer.runner
+    for number, line in enumerate(stdin, 1):
+        if not line.strip():
+            continue
+        text = answer(number, line)
         if not waiting():
             runner.write_records()  # the client may wait for this answer: its ledger line goes first
-        write(answer + "\n")
+        write(text + "\n")
         stdout.flush()
     return 0
 

@@ -178,9 +178,10 @@ def test_a_long_text_is_redacted_as_if_each_keyword_was_looked_for_in_all_of_it(
 
 
 def test_a_short_text_is_redacted_as_if_every_keyword_was_looked_for() -> None:
-    """Below redact.LONG, a keyword is looked for only when the text holds the character it is filed
-    under (redact.COMMON): for each keyword of every rule, inside a short command, in lower and upper
-    case, what is found is what looking for every keyword finds."""
+    """Below redact.LONG, after the first few texts, a keyword is looked for only when the text holds
+    the character it is filed under (redact.COMMON): for each keyword of every rule, inside a short
+    command, in lower and upper case, what is found is what looking for every keyword finds, whether
+    the texts are searched the first way or the second."""
     rules = redact._rules()
     assert rules is not None
     keywords = [keyword for keyword, _ in rules.by_keyword]
@@ -202,9 +203,12 @@ def test_a_short_text_is_redacted_as_if_every_keyword_was_looked_for() -> None:
         if sample is not None and len(sample) < redact.LONG - 20:
             texts.append(f"deploy --with {sample}")
     assert all(len(text) < redact.LONG for text in texts)
+    texts.append("a keyword made of characters COMMON does not list: ~q~")
     found = 0
-    for text in texts:
+    rules.searched = 0  # (this process's earlier tests searched texts too)
+    for number, text in enumerate(texts, 1):
         spans = redact.secret_spans(text)
         assert spans == every_keyword(text), text
+        assert rules.searched == min(number, redact.BY_CHAR_AFTER)
         found += bool(spans)
     assert found >= 100

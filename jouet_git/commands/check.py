@@ -109,6 +109,13 @@ def run(args: argparse.Namespace) -> int:
 def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner | None = None,
               harness: str | None = None) -> int:
     """Answer one call per input line, in one process, flushing each answer."""
+    import gc
+
+    # A stream keeps what it read (the rule set, shell.ParseMemo, the kept decisions) and makes few
+    # reference cycles: the collector's frequent passes over all of it cost more than they give back,
+    # so it runs far less often (still bounded: every 50,000 objects kept), as in a hook.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 20)
     base = default_cwd or os.getcwd()
     runner = runner or Runner()
     runner.plan_calls = True
@@ -119,6 +126,7 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
         return _answer_lines(stdin, stdout, base, runner, harness, ParseMemo())
     finally:
         runner.write_records()
+        gc.set_threshold(*thresholds)
 
 
 def _answer_lines(stdin: Any, stdout: Any, base: str, runner: Runner, harness: str | None, reader: Any) -> int:

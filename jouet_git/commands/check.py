@@ -139,6 +139,13 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
     """Answer one call per input line, flushing each answer. WORKERS above 1 lets a stream whose
     input comes faster than one process answers be answered by that many forked processes
     (commands/check_pool.py), with the same answers in the same order; 1 answers every line here."""
+    import gc
+
+    # A stream keeps what it read (the rule set, shell.ParseMemo, the kept decisions) and makes few
+    # reference cycles: the collector's frequent passes over all of it cost more than they give back,
+    # so it runs far less often (still bounded: every 50,000 objects kept), as in a hook.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 20)
     base = default_cwd or os.getcwd()
     runner = runner or Runner()
     runner.plan_calls = True
@@ -155,6 +162,7 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
         return _answer_lines(stdin, stdout, answerer)
     finally:
         runner.write_records()
+        gc.set_threshold(*thresholds)
 
 
 class Answerer:

@@ -168,8 +168,9 @@ class Runner:
         repo, found = self._found(call.cwd)
         self._decided = (call, call.cwd, repo)
         self._kept = None
+        disabled = repo.ruleset.disabled_now()
         if key is not None and only is None:
-            kept = repo.memo.get((key, repo.ruleset.disabled_now()))
+            kept = repo.memo.get((key, disabled))
             if kept is not None and kept.holds(call, repo.root, found):
                 self._state = None
                 self._kept = (call, kept)
@@ -193,7 +194,6 @@ class Runner:
                 rules, planned = plan.rules, plan.matchers
             else:
                 rules = repo.ruleset.candidates({c.program for c in call.commands})
-            disabled = repo.ruleset.disabled_now()
             decision = decide(rules, call, ctx, repo.scripts, disabled, planned)
             asked = decision.asked
             while self.allow and decision.deny is not None and decision.deny.rule in self.allow \

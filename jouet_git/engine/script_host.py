@@ -184,6 +184,8 @@ class ScriptHost:
         self._next_tag = 0
         self._tags: dict[int, Command | list[Command]] = {}
         self._gaps: set[tuple[str, str]] = set()
+        # What a call table and its Command tables do when a script reads a field they lack.
+        self._missing = {name: self.sb.for_lua(self._gap(name)) for name in ("call", "command")}
         self._shared = self._shared_modules()
 
     # ------------------------------------------------------------------ the jouet module
@@ -424,23 +426,27 @@ class ScriptHost:
         self._tags[self._next_tag] = value
         return self._next_tag
 
-    def _command_table(self, command: Command, matched: bool) -> Any:
+    @staticmethod
+    def _command_row(command: Command, matched: bool) -> dict[str, Any]:
+        """The fields of CALL's Command table, as plain data. Every list and dict is a copy of its own:
+        the reader shares them (argv is often words itself), and lupa's table_from makes an empty table
+        of a list or dict it meets a second time (see Sandbox.plain_module)."""
         fields: dict[str, Any] = {
-            "words": command.words, "argv": command.argv, "program": command.program,
-            "heredocs": command.heredocs, "via": command.via, "op": command.op, "stdout_to": command.stdout_to,
-            "stdin_redirected": command.stdin_redirected, "env": command.env,
+            "words": list(command.words), "argv": list(command.argv), "program": command.program,
+            "heredocs": list(command.heredocs), "via": list(command.via), "op": command.op,
+            "stdout_to": command.stdout_to, "stdin_redirected": command.stdin_redirected, "env": dict(command.env),
             "span": list(command.span) if command.span is not None else None, "words_at": command.words_at,
             "nested": command.nested, "matched": matched, "status": command.status, "text": command.text,
             "line": command.line, "background": command.background, "stdin_args": command.stdin_args,
-            "stdin_from": command.stdin_from, "reads": command.reads or None,
+            "stdin_from": command.stdin_from, "reads": list(command.reads) if command.reads else None,
         }
-        table = self.sb.module({k: v for k, v in fields.items() if v is not None}, self._gap("command"),
-                               None, COMMAND_FIELDS)
-        return self.sb.tag(table, self._new_tag(command))
+        return {k: v for k, v in fields.items() if v is not None}
 
     def _command_list(self, commands: list[Command], matched: set[int]) -> Any:
-        tables = [self._command_table(c, i in matched) for i, c in enumerate(commands)]
-        return self.sb.tag(self.sb.readonly(tables), self._new_tag(commands))
+        """The read-only list of Command tables scripts get (call.commands, jouet.parse), each tagged."""
+        rows = [self._command_row(c, i in matched) for i, c in enumerate(commands)]
+        tags = [self._new_tag(c) for c in commands]
+        return self.sb.module_list(rows, self._missing["command"], COMMAND_FIELDS, tags, self._new_tag(commands))
 
     def _call_table(self, call: Call, matched: list[int]) -> Any:
         fields: dict[str, Any] = {
@@ -448,10 +454,10 @@ class ScriptHost:
             "path": call.path, "cwd": call.cwd, "session": call.session, "agent": call.agent,
             "exit_code": call.exit_code, "rewrite": call.rewrite, "input": _plain(call.input),
             "commands": self._command_list(call.commands, set(matched)),
-            "incomplete": call.incomplete, "problems": self.sb.readonly(list(call.problems)),
+            "incomplete": call.incomplete, "problems": list(call.problems),
         }
-        return self.sb.module({k: v for k, v in fields.items() if v is not None}, self._gap("call"), None,
-                              CALL_FIELDS)
+        return self.sb.plain_module({k: v for k, v in fields.items() if v is not None}, self._missing["call"],
+                                    CALL_FIELDS)
 
     # ------------------------------------------------------------------ running
 

@@ -453,13 +453,18 @@ end
 -- Tables jouet gives scripts (the jouet module, the call): read-only like readonly(), plus
 -- `missing(key)` for a key the table lacks and `declared` does not list (jouet records it as a rule
 -- gap), and `call` for a module that is a function too (jouet.git(command)).
+local KNOWN = setmetatable({}, { __mode = "k" })  -- declared -> the set of its names
 function K.module(t, missing, call, declared)
   local backing = BACKING[freeze(t, {})]
   if type(missing) == "userdata" then missing = gate(missing) end
   if type(call) == "userdata" then call = gate(call) end
-  local known = {}
-  if declared then
-    for i = 1, rawlen(declared) do known[rawget(declared, i)] = true end
+  local known = declared and KNOWN[declared]
+  if not known then
+    known = {}
+    if declared then
+      for i = 1, rawlen(declared) do known[rawget(declared, i)] = true end
+      KNOWN[declared] = known
+    end
   end
   local index = backing
   if missing then
@@ -521,6 +526,21 @@ local TAGS = setmetatable({}, { __mode = "k" })
 function K.tag(t, id)
   TAGS[t] = id
   return t
+end
+
+-- A read-only list of modules made in one step, each like module(row, missing, nil, declared) and
+-- tagged tags[i], the list tagged list_tag: a call's commands, from plain rows (no functions in them).
+function K.module_list(rows, missing, declared, tags, list_tag)
+  if type(missing) == "userdata" then missing = gate(missing) end
+  local list = {}
+  for i = 1, rawlen(rows) do
+    local m = K.module(rawget(rows, i), missing, nil, declared)
+    TAGS[m] = rawget(tags, i)
+    list[i] = m
+  end
+  local frozen = K.readonly(list)
+  TAGS[frozen] = list_tag
+  return frozen
 end
 
 -- fn called with the tag of its argument at `position` in place of the argument (false when the

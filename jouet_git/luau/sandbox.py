@@ -152,6 +152,7 @@ class Sandbox:
 
     __slots__ = (
         "_compile",
+        "_declared",
         "_fail",
         "_kernel",
         "_lua_type",
@@ -242,6 +243,7 @@ class Sandbox:
         self._varied = env["varied"]
         self._pause_depth = 0
         self._running = False
+        self._declared: dict[tuple[str, ...], Any] = {}
         # The memory limit holds while script code runs; outside it (Python converting values,
         # trusted Lua) there is none: see "Python calls" in kernel.py.
         kernel["set_python"](self._room, self._describe)
@@ -336,6 +338,29 @@ class Sandbox:
         if call is not None and self._lua_type(call) is None:
             call = self.for_lua(call)
         return self._kernel["module"](table, wrapped_missing, call, known)
+
+    def plain_module(self, value: dict[str, Any], missing: Callable[[str], Any], declared: tuple[str, ...]) -> Any:
+        """module(VALUE, missing, None, declared) for a VALUE of plain data only (strings, numbers,
+        booleans, tables made here, and dicts, lists and tuples of them: no function), made without
+        copying it first. MISSING is a function for_lua made (made once, used for many tables).
+
+        No list or dict may come twice in VALUE: lupa's table_from (recursive) makes an empty table of
+        one it meets again, so the caller hands over copies where its data shares them."""
+        return self._kernel["module"](self.lua.table_from(value, recursive=True), missing, None,
+                                      self._declared_table(declared))
+
+    def module_list(self, rows: list[dict[str, Any]], missing: Callable[[str], Any], declared: tuple[str, ...],
+                    tags: list[int], list_tag: int) -> Any:
+        """A read-only list of plain_module(row, missing, declared) for each of ROWS, the I-th tagged
+        TAGS[I] and the list LIST_TAG (see `tag`), made in one step."""
+        return self._kernel["module_list"](self.lua.table_from(rows, recursive=True), missing,
+                                           self._declared_table(declared), self.lua.table_from(tags), list_tag)
+
+    def _declared_table(self, declared: tuple[str, ...]) -> Any:
+        table = self._declared.get(declared)
+        if table is None:
+            table = self._declared[declared] = self.lua.table_from(list(declared))
+        return table
 
     def tag(self, table: Any, tag: int) -> Any:
         """Mark a table jouet built, so `by_tag` helpers can tell it apart (see kernel.py)."""

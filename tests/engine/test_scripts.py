@@ -121,6 +121,29 @@ return rule
     ]
 
 
+
+def test_every_list_of_a_command_table_is_whole_when_the_reader_shares_them(tmp_path: Path) -> None:
+    # The reader hands a command its words as its argv (one list), and a wrapper's commands may share
+    # what they were read from; the call table is made in one conversion, which must fill each copy.
+    luau = """
+return {
+  check = function(call)
+    local parts = {}
+    for i = 1, #call.commands do
+      local c = call.commands[i]
+      parts[#parts + 1] = table.concat(c.words, " ") .. "/" .. table.concat(c.argv, " ") .. "/"
+        .. tostring(c.env.A) .. "/" .. table.concat(c.via, ",")
+    end
+    return jouet.deny(table.concat(parts, "|"))
+  end,
+}
+"""
+    rule = script_rule(tmp_path, luau, 'command = "demo"', extra='mode = "deny"')
+    decision = run(rule, "A=1 demo x y; A=1 sudo demo z")
+    assert decision.errors == []
+    assert decision.deny is not None
+    assert decision.deny.message.split("|") == ["demo x y/demo x y/1/", "sudo demo z/demo z/1/sudo"]
+
 def test_post_tool_use_records_and_its_deny_only_warns(tmp_path: Path) -> None:
     luau = """
 return {

@@ -175,3 +175,40 @@ def test_a_long_text_is_redacted_as_if_each_keyword_was_looked_for_in_all_of_it(
     assert "Zq8vN2xL5tR7wB3mK9pD4hF6" not in long_way[-3][1] and "hunter2pass" not in long_way[-2][1]
     assert "abc123def456ghi789" not in long_way[-1][1]
 
+
+
+def test_a_short_text_is_redacted_as_if_every_keyword_was_looked_for() -> None:
+    """Below redact.LONG, after the first few texts, a keyword is looked for only when the text holds
+    the character it is filed under (redact.COMMON): for each keyword of every rule, inside a short
+    command, in lower and upper case, what is found is what looking for every keyword finds, whether
+    the texts are searched the first way or the second."""
+    rules = redact._rules()
+    assert rules is not None
+    keywords = [keyword for keyword, _ in rules.by_keyword]
+    assert len(keywords) > 100
+
+    def every_keyword(text: str) -> list[tuple[int, int]]:
+        lowered = text.lower()
+        wanted = sorted({i for keyword, indexes in rules.by_keyword if keyword in lowered for i in indexes})
+        return [span for i in wanted for span in redact._rule_spans(rules, rules.rules[i], text)]
+
+    generator = Generator(random.Random(11))
+    texts = []
+    for keyword in keywords:
+        texts += [f"echo {keyword}", f"X={keyword.upper()}9f8e7d6c5b4a3f2e1d0c && run",
+                  f"cfg --{keyword}=Zq8vN2xL5tR7wB3m"]
+    for rule in default_rules() if GITLEAKS is not None else []:
+        regex = rule.get("regex")
+        sample = generator.sample(regex) if isinstance(regex, str) else None
+        if sample is not None and len(sample) < redact.LONG - 20:
+            texts.append(f"deploy --with {sample}")
+    assert all(len(text) < redact.LONG for text in texts)
+    texts.append("a keyword made of characters COMMON does not list: ~q~")
+    found = 0
+    rules.searched = 0  # (this process's earlier tests searched texts too)
+    for number, text in enumerate(texts, 1):
+        spans = redact.secret_spans(text)
+        assert spans == every_keyword(text), text
+        assert rules.searched == min(number, redact.BY_CHAR_AFTER)
+        found += bool(spans)
+    assert found >= 100

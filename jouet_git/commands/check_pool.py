@@ -6,9 +6,10 @@ faster than one process answers them, and this process writes their answers in i
 This process answers lines itself (as `--workers 1` does) until, after an answer, more than FORK_AT
 lines are already waiting. Then it forks WORKERS processes, which inherit what it has loaded (the
 rule sets, the parsed commands, the decisions kept: runner.py _Kept), and from then on only routes:
-it reads the input, sends each line to a worker chosen by its text (the same text always goes to the
-same worker, so a worker's kept decisions serve the lines that come again), and writes the answers in
-input order, each run of ready answers written and flushed at once. A client that writes one line and
+it reads the input, sends each line to a worker chosen by its text (a text seen before goes to the
+worker it went to, so that worker's kept decisions serve the lines that come again; a new one to the
+worker with the fewest lines still to answer), and writes the answers in input order, each run of
+ready answers written and flushed at once. A client that writes one line and
 waits for its answer never makes it fork.
 
 Why the answers are those of one process: a line of `check --jsonl` has no session (build_call makes
@@ -57,6 +58,9 @@ from jouet_git.commands.check import Answerer
 FORK_AT = 32
 # Read no further ahead than this many lines sent and not yet answered (memory stays bounded).
 MAX_AHEAD = 4096
+# How many texts the routing remembers the worker of (then it starts again): a runner keeps at most
+# runner.MEMO_DECISIONS decisions anyway.
+ROUTES = 8192
 # A worker sends its answers when its input runs dry, or after BATCH answers, or once the first
 # answer of the batch is BATCH_SECONDS old.
 BATCH = 64
@@ -81,12 +85,14 @@ class _Input:
     to), decoded as sys.stdin decodes them, split at newlines as iterating over it splits them,
     numbered as `check --jsonl` numbers them; blank lines are counted and dropped."""
 
-    __slots__ = ("decoder", "eof", "fd", "lines", "number", "rest")
+    __slots__ = ("decoder", "eof", "fd", "lines", "number", "poll", "rest")
 
     def __init__(self, stdin: Any) -> None:
         self.fd: int = stdin.fileno()
         self.decoder = codecs.getincrementaldecoder(stdin.encoding)(stdin.errors or "strict")
-        self.rest = ""  # the start of a line whose end has not come yet
+        self.poll = select.poll()
+        self.poll.register(self.fd, select.POLLIN)
+        self.rest: list[str] = []  # the start of a line whose end has not come yet, in pieces
         self.number = 0
         self.eof = False
         # (number, line) of the lines read and not yet taken; a line keeps its newline (none for a
@@ -95,23 +101,28 @@ class _Input:
 
     def ready(self) -> bool:
         """Whether more input is there to read now."""
-        return not self.eof and bool(select.select([self.fd], [], [], 0)[0])
+        return not self.eof and bool(self.poll.poll(0))
 
     def read(self) -> None:
         """Read what one read(2) gives (blocking until something comes or the input ends)."""
         data = os.read(self.fd, CHUNK)
         if not data:
             self.eof = True
-            text = self.rest + self.decoder.decode(b"", final=True)
-            self.rest = ""
+            text = "".join(self.rest) + self.decoder.decode(b"", final=True)
+            self.rest = []
             if text:
                 self.number += 1
                 if text.strip():
                     self.lines.append((self.number, text))
             return
-        text = self.rest + self.decoder.decode(data)
+        text = self.decoder.decode(data)
+        if "\n" not in text:  # (a long line comes in many reads: joined once, when it ends)
+            self.rest.append(text)
+            return
+        if self.rest:
+            text = "".join(self.rest) + text
         pieces = text.split("\n")
-        self.rest = pieces.pop()
+        self.rest = [pieces.pop()]
         number = self.number
         lines = self.lines
         for piece in pieces:
@@ -145,6 +156,10 @@ class _Worker:
         self.out.clear()
 
 
+def _unanswered(worker: _Worker) -> int:
+    return len(worker.sent)
+
+
 class _Pool:
     """The routing: which line goes where, the answers waiting for those before them, the output."""
 
@@ -158,6 +173,8 @@ class _Pool:
         self.done: dict[int, str] = {}  # answers waiting for those before them
         self.pending: dict[int, tuple[int, str]] = {}  # (number, line) of the lines sent, by place
         self.answered_here = False  # whether this process recorded lines since its last write
+        # The worker each text went to, so that it goes there again (its decision may be kept there).
+        self.route: dict[str, _Worker] = {}
 
     # -- starting the workers ---------------------------------------------------------------------------
 
@@ -171,7 +188,10 @@ class _Pool:
         gc.freeze()  # what is loaded stays shared with the workers (no collection touches it)
         try:
             for _ in range(count):
-                self.workers.append(self._fork())
+                try:
+                    self.workers.append(self._fork())
+                except OSError:  # no more processes or memory: those started (or this one) answer
+                    break
                 started += 1
         finally:
             gc.unfreeze()
@@ -179,16 +199,21 @@ class _Pool:
     def _fork(self) -> _Worker:
         lines_read, lines_write = os.pipe()
         answers_read, answers_write = os.pipe()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (lines_read, lines_write, answers_read, answers_write):
+                os.close(fd)
+            raise
         if pid == 0:  # pragma: no cover - runs in the worker (tests see it through its answers)
             code = 1
             try:
                 os.close(lines_write)
                 os.close(answers_read)
                 for worker in self.workers:  # the pipes of the workers started before this one
-                    for fd in (worker.lines, worker.answers):
-                        if fd is not None:
-                            os.close(fd)
+                    for theirs in (worker.lines, worker.answers):
+                        if theirs is not None:
+                            os.close(theirs)
                 null = os.open(os.devnull, os.O_RDWR)
                 os.dup2(null, 0)
                 os.dup2(null, 1)
@@ -213,15 +238,18 @@ class _Pool:
         """Send LINE to its worker (or answer it here when no worker is left)."""
         place = self.given
         self.given += 1
-        workers = self.workers
-        worker = workers[hash(line) % len(workers)] if workers else None
+        worker = self.route.get(line)
         if worker is None or worker.lines is None:
-            live = [w for w in workers if w.lines is not None]
-            worker = live[hash(line) % len(live)] if live else None
-        if worker is None:
-            self.done[place] = self.answerer.answer(number, line)
-            self.answered_here = True
-            return
+            # A text not seen (or whose worker is gone): to the worker with the fewest lines to answer.
+            live = [w for w in self.workers if w.lines is not None]
+            if not live:
+                self.done[place] = self.answerer.answer(number, line)
+                self.answered_here = True
+                return
+            worker = min(live, key=_unanswered)
+            if len(self.route) >= ROUTES:
+                self.route.clear()
+            self.route[line] = worker
         self.pending[place] = (number, line)
         worker.sent.append(place)
         # A line keeps its newline but for a last line without one: a negative number says so.

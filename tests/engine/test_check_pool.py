@@ -173,6 +173,32 @@ def test_one_worker_forks_nothing(tmp_path: Path) -> None:
     assert answers[0] == answers[1] and answers[0].count("\n") == 360
 
 
+def test_a_text_goes_where_it_went_and_a_new_one_to_the_least_busy_worker(tmp_path: Path) -> None:
+    """The routing alone (commands/check_pool.py _Pool.give), with two workers that are only seen:
+    what each is sent, as the frames a worker reads."""
+    from jouet_git.commands.check import Answerer
+    from jouet_git.shell import ParseMemo
+
+    answerer = Answerer(Runner(record=False), str(tmp_path), None, ParseMemo())
+    pool = check_pool._Pool(None, io.StringIO(), answerer)  # (no input: lines are given by hand)
+    a, b = check_pool._Worker(0, 1000, 1001), check_pool._Worker(0, 1002, 1003)
+    pool.workers = [a, b]
+    for number, line in enumerate(['{"command": "x"}\n', '{"command": "y"}\n', '{"command": "z"}\n',
+                                   '{"command": "x"}\n'], 1):
+        pool.give(number, line)
+    # x and z to the first (the two had as many lines to answer), y to the second, x again where it went.
+    assert bytes(a.out) == b'1 {"command": "x"}\n3 {"command": "z"}\n4 {"command": "x"}\n'
+    assert bytes(b.out) == b'2 {"command": "y"}\n'
+    assert list(a.sent) == [0, 2, 3] and list(b.sent) == [1]
+    a.lines = None  # as when it died: x goes to the other one now, and stays there
+    pool.give(5, '{"command": "x"}\n')
+    pool.give(6, '{"command": "x"}')  # the last line, without its newline: a negative number says so
+    assert bytes(b.out).endswith(b'5 {"command": "x"}\n-6 {"command": "x"}\n')
+    b.lines = None  # no worker left: answered here
+    pool.give(7, "not json\n")
+    assert pool.done == {6: json.dumps({"error": "line 7: Expecting value: line 1 column 1 (char 0)"})}
+
+
 def _feed(proc: subprocess.Popen[str], text: str) -> threading.Thread:
     """Write TEXT to PROC from a thread (it may wait for its output to be read first)."""
     assert proc.stdin is not None
@@ -312,6 +338,20 @@ def test_a_client_that_closes_the_output_ends_everything_quietly(tmp_path: Path)
     proc.stdout.close()
     assert proc.wait(timeout=300) == 0
     assert proc.stderr.read() == b""  # no traceback
+    assert all(ended(pid) for pid in workers)
+
+
+def test_ctrl_c_ends_everything_quietly(tmp_path: Path) -> None:
+    """Ctrl-C reaches every process of the terminal's foreground group: jouet and its workers."""
+    stdin = _input_file(tmp_path, _lines(_agent_commands() * 25))
+    with open(stdin, "rb") as f:
+        proc = subprocess.Popen([*jouet_exe(), "check", "--jsonl", "--workers", "2"], stdin=f,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True)
+    workers = _until(lambda: len(_workers(proc.pid)) == 2 and _workers(proc.pid))
+    assert len(workers) == 2
+    os.killpg(proc.pid, signal.SIGINT)
+    _out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130 and err == b"", err
     assert all(ended(pid) for pid in workers)
 
 

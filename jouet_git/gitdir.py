@@ -69,8 +69,12 @@ def _git_dir_of(worktree: str) -> str | None:
     """The git dir that WORKTREE/.git names, or None when there is none (or it is unusable)."""
     dot_git = worktree + "/.git" if worktree != "/" else "/.git"
     try:
+        # None here (most directories a search walks up through): access() says so without the
+        # exception a failing stat() raises.
+        if not os.access(dot_git, os.F_OK):
+            return None
         is_dir = stat.S_ISDIR(os.stat(dot_git).st_mode)
-    except (OSError, ValueError):  # none here (most directories a search walks up through): one stat
+    except (OSError, ValueError):
         return None
     if is_dir:
         return dot_git if os.path.exists(os.path.join(dot_git, "HEAD")) else None

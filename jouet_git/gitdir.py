@@ -14,6 +14,22 @@ from __future__ import annotations
 import os
 import stat
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# How find() resolves symbolic links: os.path.realpath (a hook looks once: importing realpath.py would
+# cost it more than it saves), or realpath.py's kernel way, for a stream that looks on every call.
+_resolve: list[Callable[[str], str]] = [os.path.realpath]
+
+
+def resolve_by_kernel() -> None:
+    """Resolve links the kernel's way from now on (jouet_git/realpath.py: the same answers, in one
+    step), for a process that looks for repositories many times (`jouet check --jsonl`)."""
+    from jouet_git.realpath import realpath
+
+    _resolve[0] = realpath
+
 
 class Repo:
     """A worktree and the git directories behind it (all absolute, symlinks resolved)."""
@@ -53,8 +69,12 @@ def _git_dir_of(worktree: str) -> str | None:
     """The git dir that WORKTREE/.git names, or None when there is none (or it is unusable)."""
     dot_git = worktree + "/.git" if worktree != "/" else "/.git"
     try:
+        # None here (most directories a search walks up through): access() says so without the
+        # exception a failing stat() raises.
+        if not os.access(dot_git, os.F_OK):
+            return None
         is_dir = stat.S_ISDIR(os.stat(dot_git).st_mode)
-    except (OSError, ValueError):  # none here (most directories a search walks up through): one stat
+    except (OSError, ValueError):
         return None
     if is_dir:
         return dot_git if os.path.exists(os.path.join(dot_git, "HEAD")) else None
@@ -71,18 +91,19 @@ def find(cwd: str) -> Repo | None:
     """The repository whose worktree holds CWD, or None outside any (and in a bare repository)."""
     # Absolute and normalized from here on: plain string operations walk it up (a stream of calls
     # looks for the repository on every line).
-    current = os.path.realpath(cwd)
+    realpath = _resolve[0]
+    current = realpath(cwd)
     while True:
         if current.endswith("/.git"):
             # Inside a git dir itself: no worktree here.
             return None
         git_dir = _git_dir_of(current)
         if git_dir is not None:
-            git_dir = os.path.realpath(git_dir)
+            git_dir = realpath(git_dir)
             common = _read(os.path.join(git_dir, "commondir"))
             if common:
                 common_dir = common if os.path.isabs(common) else os.path.join(git_dir, common)
-                common_dir = os.path.realpath(common_dir)
+                common_dir = realpath(common_dir)
             else:
                 common_dir = git_dir
             return Repo(current, git_dir, common_dir)

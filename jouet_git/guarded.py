@@ -91,6 +91,12 @@ class Guarded:
         return f"Guarded({self.kind}, {self.path!r}, {self.what!r})"
 
 
+def _kernel_realpath() -> Callable[[str], str]:
+    from jouet_git.realpath import realpath
+
+    return realpath
+
+
 def _real_read(path: str) -> bytes | None:
     try:
         with open(path, "rb") as handle:
@@ -109,8 +115,8 @@ def _real_list(path: str) -> list[str] | None:
 class View:
     """The machine as one process sees it: environment, home, the call's directory, its files."""
 
-    __slots__ = ("_exempt", "_own", "cwd", "environ", "home", "listdir", "package", "programs", "read", "realpath",
-                 "root")
+    __slots__ = ("_exempt", "_own", "_resolved_places", "_unresolved", "cwd", "environ", "home", "listdir", "package",
+                 "programs", "read", "realpath", "root")
 
     def __init__(self, environ: Mapping[str, str], home: str, cwd: str, root: str | None, package: list[str],
                  programs: list[str], read: Callable[[str], bytes | None] = _real_read,
@@ -131,6 +137,8 @@ class View:
         self.realpath: Callable[[str], str] = realpath
         self._own: list[tuple[str, str]] | None = None
         self._exempt: list[str] = []
+        self._resolved_places: dict[str, str] = {}
+        self._unresolved: tuple[list[tuple[str, str]], list[str]] | None = None
 
     @classmethod
     def here(cls, cwd: str) -> View:
@@ -176,10 +184,14 @@ class View:
             return os.path.join(base, "jouet")
         return os.path.join(self.home, fallback, "jouet")
 
-    def own(self) -> list[tuple[str, str]]:
-        """jouet's own places (resolved) and what each is, as variables place them and by default."""
-        if self._own is not None:
-            return self._own
+    def _places(self) -> tuple[list[tuple[str, str]], list[str]]:
+        """jouet's own places as variables place them and by default, and what each is, with the rules
+        directories a write is let into (exempt), neither resolved (worked out once per view)."""
+        if self._unresolved is None:
+            self._unresolved = self._place_list()
+        return self._unresolved
+
+    def _place_list(self) -> tuple[list[tuple[str, str]], list[str]]:
         places: list[tuple[str, str]] = []
         # Your rules directory is the rule-files rule's: an agent may write new rules and its own there.
         exempt = [os.path.join(self._dir("JOUET_CONFIG_DIR", "XDG_CONFIG_HOME", ".config"), "rules"),
@@ -201,13 +213,56 @@ class View:
             places.append((extra, "jouet's enforced rules"))
         places.extend((p, "jouet's installed package") for p in self.package)
         places.extend((p, "the jouet program the hooks run") for p in self.programs)
-        resolved: dict[str, str] = {}  # (the places by default and by variable are often the same)
-        for p, _ in places:
-            if p not in resolved:
-                resolved[p] = self.resolve(p)
-        self._own = [(resolved[p], what) for p, what in places]
-        self._exempt = [resolved[p] if p in resolved else self.resolve(p) for p in exempt]
+        return places, exempt
+
+    def _resolved(self, place: str) -> str:
+        """PLACE resolved, once per view (the places by default and by variable are often the same)."""
+        found = self._resolved_places.get(place)
+        if found is None:
+            found = self._resolved_places[place] = self.resolve(place)
+        return found
+
+    def own(self) -> list[tuple[str, str]]:
+        """jouet's own places (resolved) and what each is, as variables place them and by default."""
+        if self._own is not None:
+            return self._own
+        places, exempt = self._places()
+        self._own = [(self._resolved(p), what) for p, what in places]
+        self._exempt = [self._resolved(p) for p in exempt]
         return self._own
+
+    def _holding(self, full: str) -> tuple[list[tuple[str, str]], list[str]]:
+        """own() and the exempt directories, but only those that may hold the resolved path FULL (or be
+        it): what a write that neither removes nor changes a mode is checked against.
+
+        A place whose last name is not a name of FULL is left out without resolving it, when it is
+        written out in full (absolute, no `.` or `..`) and that last name is not a symbolic link: then
+        resolving it keeps that name last (the directories above it resolve, the name stays), and a
+        path inside it, or it, holds that name. Every other place is resolved, as own() does. On an
+        invented machine (a rule's examples: its own realpath) everything is resolved."""
+        if self.realpath is not _kernel_realpath():
+            self.own()
+            return self._own or [], self._exempt
+        names = set(full.split("/"))
+        places, exempt = self._places()
+        return ([(self._resolved(p), what) for p, what in places if self._may_hold(p, names)],
+                [self._resolved(p) for p in exempt if self._may_hold(p, names)])
+
+    @staticmethod
+    def _may_hold(place: str, names: set[str]) -> bool:
+        """Whether PLACE, resolved, may be or hold a path whose names are NAMES (see _holding)."""
+        bare = place.rstrip("/")  # (with a slash after it, lstat would follow a link)
+        name = bare.rpartition("/")[2]
+        if name in names or not place.startswith("/") or os.path.normpath(place) != bare or name in ("", ".", ".."):
+            return True
+        try:
+            import stat
+
+            return stat.S_ISLNK(os.lstat(bare).st_mode)
+        except FileNotFoundError:  # (nothing there: resolved, it ends with its name as written)
+            return False
+        except (OSError, ValueError):  # a loop, a name too long, a search refused: resolve it
+            return True
 
     # -- the verdict ----------------------------------------------------------------------------------
 
@@ -226,8 +281,11 @@ class View:
             return None
         full = self.resolve(path)
         whole = removes or how in _MODE_CHANGES or how in ("tar -x", "unzip")
-        places = self.own()
-        exempt = any(full == e or full.startswith(e + "/") for e in self._exempt)
+        if whole:  # (a place below the path counts too: every place, resolved)
+            places, exempts = self.own(), self._exempt
+        else:
+            places, exempts = self._holding(full)
+        exempt = any(full == e or full.startswith(e + "/") for e in exempts)
         for place, what in places:
             if exempt and not place.startswith(full.rstrip("/") + "/"):
                 continue
@@ -407,18 +465,23 @@ class View:
 
     # -- git config files -----------------------------------------------------------------------------
 
-    def _git_config_paths(self) -> list[str]:
+    def _git_config_paths(self, full: str | None = None) -> list[str]:
+        """git's global and system config files, resolved; with FULL (a resolved path), only those that
+        may be it (see _holding: a file whose last name is not FULL's, and not a link, is not)."""
         xdg = self.environ.get("XDG_CONFIG_HOME") or os.path.join(self.home, ".config")
         named = [os.path.join(self.home, ".gitconfig"), os.path.join(xdg, "git", "config"), "/etc/gitconfig"]
         if self.environ.get("GIT_CONFIG_GLOBAL"):
             named.append(self.environ["GIT_CONFIG_GLOBAL"])
+        if full is not None and self.realpath is _kernel_realpath():
+            names = {full.rpartition("/")[2]}
+            named = [p for p in named if self._may_hold(p, names)]
         return [self.resolve(p) for p in named]
 
     def _git_config_file(self, full: str, how: str, text: str, edit: dict[str, Any] | None) -> Guarded | None:
         name = os.path.basename(full)
         parent = os.path.basename(os.path.dirname(full))
         is_config = (name == "config" and (parent == ".git" or self._is_git_dir(os.path.dirname(full)))) or \
-            name == "config.worktree" or full in self._git_config_paths()
+            name == "config.worktree" or full in self._git_config_paths(full)
         if not is_config:
             return None
         what = "a git config file, where core.hooksPath and init.templateDir decide whether git runs jouet's hooks"

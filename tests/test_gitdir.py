@@ -93,3 +93,34 @@ def test_a_reftable_repository_is_left_to_git_whatever_its_files_say(tmp_path: P
     assert read(repo) == (True, said_by_git(repo))
     (repo / ".git" / "reftable").mkdir()
     assert read(repo) == (False, None)
+
+
+def test_the_kernel_way_finds_what_os_path_realpath_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """gitdir.resolve_by_kernel (a stream of calls) changes how links are resolved, never what is
+    found: in a repository reached through links, a linked worktree, a directory not made yet, a
+    `..` after a link, and outside any repository."""
+    import os
+
+    repo = make_repo(tmp_path / "repo")
+    (repo / "src" / "deep").mkdir(parents=True)
+    git(repo, "worktree", "add", "-q", "-b", "side", str(tmp_path / "wt"))
+    (tmp_path / "link").symlink_to(repo / "src")
+    (tmp_path / "wtlink").symlink_to(tmp_path / "wt")
+    (tmp_path / "outside").mkdir()
+    places = [repo, repo / "src" / "deep", tmp_path / "link", tmp_path / "link" / "deep", tmp_path / "link" / "..",
+              tmp_path / "wt", tmp_path / "wtlink", tmp_path / "link" / "not-yet" / "made", tmp_path / "outside",
+              repo / ".git", repo / ".git" / "refs", tmp_path]
+
+    def found() -> list[tuple[str, str, str] | None]:
+        out = []
+        for place in places:
+            repo_found = gitdir.find(str(place))
+            out.append(None if repo_found is None else (repo_found.root, repo_found.git_dir, repo_found.common_dir))
+        return out
+
+    monkeypatch.setattr(gitdir, "_resolve", [os.path.realpath])
+    by_python = found()
+    gitdir.resolve_by_kernel()
+    assert gitdir._resolve[0] is not os.path.realpath
+    assert found() == by_python
+    assert sum(1 for f in by_python if f is not None) >= 7

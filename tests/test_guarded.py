@@ -111,3 +111,73 @@ def test_jouet_s_directories_in_any_home_are_guarded(path: str, kept: bool) -> N
                 realpath=os.path.normpath)
     hit = view.guarded(path, ">")
     assert (hit is not None) == kept, hit
+
+
+@pytest.mark.parametrize("layout", ["links", "loop"])
+def test_a_write_is_checked_against_only_the_places_that_may_hold_it_with_the_same_verdict(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str) -> None:
+    """View._holding resolves only the places whose last name the written path holds (or that are
+    links, or not written out in full): for writes into, beside and around every place, through
+    links, into places that are links, are missing, or lie under a dangling link, the verdict is the
+    one checking every place gives."""
+    home = tmp_path / "home"
+    elsewhere = tmp_path / "elsewhere"
+    for d in (home / ".local", elsewhere / "config-real", elsewhere / "sys-real", tmp_path / "state", tmp_path / "a"):
+        d.mkdir(parents=True)
+    (home / ".config").symlink_to(elsewhere)  # ~/.config/jouet lies elsewhere (missing there)
+    (tmp_path / "cfg").symlink_to(elsewhere / "config-real")  # a place that is a link to another name
+    (tmp_path / "nowhere").symlink_to(tmp_path / "gone")  # a dangling link above a place
+    (tmp_path / "system").symlink_to(elsewhere / "sys-real")
+    (tmp_path / "state" / "ledger").mkdir()
+    (tmp_path / "dotfiles").mkdir()
+    (tmp_path / "dotfiles" / "gc").write_text("[core]\n")
+    (home / ".gitconfig").symlink_to(tmp_path / "dotfiles" / "gc")  # git's config, a link to another name
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("JOUET_CONFIG_DIR", str(tmp_path / "cfg") + "/")
+    monkeypatch.setenv("JOUET_STATE_DIR", str(tmp_path / "a" / ".." / "state"))
+    monkeypatch.setenv("JOUET_CACHE_DIR", str(tmp_path / "nowhere" / "cache"))
+    monkeypatch.setenv("JOUET_DATA_DIR", "relative/data")
+    monkeypatch.setenv("JOUET_SYSTEM_DIR", str(tmp_path / "system"))
+    if layout == "loop":  # a place below a link to itself, and one named as a relative path
+        (tmp_path / "loop").symlink_to(tmp_path / "loop")
+        monkeypatch.setenv("JOUET_DATA_DIR", str(tmp_path / "loop" / "data"))
+        monkeypatch.setenv("JOUET_CONFIG_DIR", "cfg")
+    for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.delenv(var, raising=False)
+
+    class Every(View):
+        __slots__ = ()
+
+        def _holding(self, full: str) -> tuple[list[tuple[str, str]], list[str]]:
+            return self.own(), self._exempt
+
+        def _git_config_paths(self, full: str | None = None) -> list[str]:
+            return View._git_config_paths(self)
+
+    cwd = str(tmp_path)
+    places = [p for p, _ in View.here(cwd)._places()[0]] + View.here(cwd)._places()[1]
+    targets = {str(tmp_path / "x"), "notes.txt", "build/out", "~/.config/jouet/config.toml", "~/.config",
+               str(elsewhere / "jouet" / "rules" / "r.toml"), str(elsewhere / "config-real" / "rules" / "mine.toml"),
+               str(elsewhere / "sys-real" / "x.toml"), str(tmp_path / "gone" / "cache" / "x"),
+               "relative/data/plugins/p", "relative/data", str(tmp_path / "state" / "ledger" / "l.jsonl"),
+               "~/.gitconfig", str(tmp_path / "dotfiles" / "gc"), str(elsewhere / "git" / "config"), "/etc/gitconfig",
+               str(tmp_path / "dotfiles" / "config")}
+    for place in places:
+        for suffix in ("", "/", "/f", "/rules/r.toml", "-sibling", "/../f"):
+            targets.add(place + suffix)
+        targets.add(os.path.dirname(place) + "/other")
+    here = Every.here(cwd)
+    checked = 0
+    for target in sorted(targets):
+        for how in (">", "sed -i", "cp", "tee"):
+            fast = View.here(cwd).guarded(target, how)
+            every = here.guarded(target, how)
+            assert (fast and (fast.kind, fast.path, fast.what)) == (every and (every.kind, every.path, every.what)), \
+                (target, how)
+            checked += every is not None
+    assert checked >= 40
+    # Most writes resolve none of the places.
+    view = View.here(cwd)
+    view.guarded("build/out/file.txt", ">")
+    resolved_links = {p for p in places if os.path.islink(p.rstrip("/")) or not p.startswith("/") or "/loop/" in p}
+    assert set(view._resolved_places) <= resolved_links | {p for p in places if os.path.normpath(p) != p.rstrip("/")}

@@ -146,6 +146,9 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
     # so it runs far less often (still bounded: every 50,000 objects kept), as in a hook.
     thresholds = gc.get_threshold()
     gc.set_threshold(50_000, 20, 20)
+    from jouet_git import gitdir
+
+    gitdir.resolve_by_kernel()  # (every line looks for its repository)
     base = default_cwd or os.getcwd()
     runner = runner or Runner()
     runner.plan_calls = True

@@ -28,6 +28,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from jouet_git import ledger
     from jouet_git.engine.model import Rule
     from jouet_git.engine.plan import Planned, Plans
 
@@ -115,7 +116,7 @@ class Runner:
         # run while a repository is made or removed).
         self._decided: tuple[Call, str, _Repository] | None = None
         # Ledger lines held back to be written together (hold_records), and since when.
-        self._pending: list[dict[str, Any]] | None = None
+        self._pending: list[dict[str, Any] | str] | None = None
         self._pending_since = 0.0
         # For a stream: the texts (commands, paths) the ledger stored and the roots' hashes (ledger.entry).
         self._texts: dict[tuple[str, str], str] | None = None
@@ -226,9 +227,9 @@ class Runner:
             if kept is not None and kept[0] is call and extra is None and self._texts is not None:
                 # The same line decided the same way: the same ledger line but for its time.
                 if kept[1].line is None:
-                    kept[1].line = ledger.entry(call, decision, self._repository_of(call).root, decision.ms,
-                                                None, self._texts)
-                line = ledger.stamped(kept[1].line, decision.ms)
+                    kept[1].line = ledger.Stamp(ledger.entry(call, decision, self._repository_of(call).root,
+                                                             decision.ms, None, self._texts))
+                line: dict[str, Any] | str = kept[1].line.record(decision.ms)
             else:
                 line = ledger.entry(call, decision, self._repository_of(call).root, decision.ms, extra,
                                     self._texts)
@@ -325,8 +326,8 @@ class _Kept:
         self.index = index  # [what context_for read of the index's size], or [] when it read nothing
         self.state = state
         self.probes = probes
-        # The ledger line of a call it was given to (ledger.stamped makes each line's from it).
-        self.line: dict[str, Any] | None = None
+        # The ledger line of a call it was given to (ledger.Stamp makes each line's from it).
+        self.line: ledger.Stamp | None = None
         # What a stream answered a call it was given to (commands/check.py writes it again as it is).
         self.answer: str | None = None
 

@@ -186,3 +186,28 @@ def test_many_hooks_at_once_each_leave_their_line(tmp_path: Path) -> None:
     recorded = sorted(line["command"] for line in lines())
     assert recorded == sorted(f"echo call-{n} && git add -A" for n in range(16))
     assert all(line["decision"] == "deny" for line in lines())
+
+
+def test_a_stamp_writes_the_line_stamped_would_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream writes the ledger line of a decision it kept from the line's JSON made once
+    (ledger.Stamp): the same fields as stamped() gives, with this call's time and milliseconds; a line
+    whose values hold the stamp's stand-ins is made whole each time instead."""
+    from jouet_git.call import Call
+    from jouet_git.engine.decide import Decision
+
+    call = Call(command='printf "%s" "é \\" \\\\ x" > out.txt && git status', cwd="/tmp", harness="check")
+    line = ledger.entry(call, Decision(), "/tmp/repo", 1.25)
+    clock = iter([1796112231.4164, 1796112231.4164, 1796112299.9, 1796112299.9])
+    monkeypatch.setattr(ledger.time, "time", lambda: next(clock))
+    stamp = ledger.Stamp(line)
+    assert stamp.parts is not None
+    for ms in (0.3333, None):
+        text = stamp.record(ms)
+        assert isinstance(text, str)
+        assert json.loads(text) == ledger.stamped(line, ms)
+        assert list(json.loads(text)) == list(line)  # the fields in the same order
+    odd = dict(line, command="holds \ue000time as text")
+    fallback = ledger.Stamp(odd)
+    assert fallback.parts is None
+    monkeypatch.setattr(ledger.time, "time", lambda: 1796112231.0)
+    assert fallback.record(2.0) == ledger.stamped(odd, 2.0)

@@ -27,6 +27,7 @@ import sys
 from typing import Any
 
 from jouet_git import term
+from jouet_git.call import Call
 from jouet_git.engine import problems
 from jouet_git.engine.decide import Decision
 from jouet_git.engine.ruleset import RuleSet
@@ -172,13 +173,17 @@ class Answerer:
     """Answers the lines of one stream: a line's decision as JSON, recorded in the ledger (held back
     with the stream's other ledger lines: Runner.hold_records), or its error."""
 
-    __slots__ = ("base", "harness", "reader", "runner")
+    __slots__ = ("base", "calls", "harness", "reader", "runner")
+
+    # How many calls to keep for the lines they were read from (see answer).
+    MAX_CALLS = 4096
 
     def __init__(self, runner: Runner, base: str, harness: str | None, reader: Any) -> None:
         self.runner = runner
         self.base = base
         self.harness = harness
         self.reader = reader  # a command read before is not read again (shell.ParseMemo)
+        self.calls: dict[str, Call] = {}
 
     def answer(self, number: int, line: str) -> str:
         """The answer to LINE, the NUMBERth line of the input (counting blank ones)."""
@@ -186,22 +191,17 @@ class Answerer:
         base = self.base
         harness = self.harness
         try:
-            item = json.loads(line)
-            if not isinstance(item, dict):
-                raise ValueError("each line must be a JSON object")
-            command = item.get("command")
-            if command is not None and not isinstance(command, str):
-                raise ValueError("`command` must be a string")
-            cwd = item.get("cwd") or base
-            if not isinstance(cwd, str):
-                raise ValueError("`cwd` must be a string")
-            call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
-                              item.get("input") if isinstance(item.get("input"), dict) else None,
-                              item.get("harness") if isinstance(item.get("harness"), str) else harness)
-            call.reader = self.reader
-            # The line (with this stream's directory and harness) is all the call is made of: a
-            # decision that read nothing else is given again to the same line (Runner.decide).
+            # The call a line makes is a function of the line (with this stream's directory and
+            # harness), read once: unless reading its command looked at files (Call.read_disk: `bash
+            # x.sh`, a git alias), which may have changed, a line that comes again gets a copy of the
+            # call made the first time (Call.again), its command read already.
+            first = self.calls.get(line)
+            call = first.again() if first is not None else self._call(line)
             decision = runner.decide_and_record(call, key=(line, base, harness))
+            if first is None and not call.read_disk:
+                if len(self.calls) >= self.MAX_CALLS:
+                    self.calls.clear()
+                self.calls[line] = call.again()
             kept = runner.kept_for(call)
             answer = kept.answer if kept is not None else None
             if answer is None:  # (a kept decision's answer is the same each time: made once)
@@ -212,6 +212,23 @@ class Answerer:
             message = error.message if isinstance(error, JouetError) else str(error)
             answer = json.dumps({"error": f"line {number}: {message}"})
         return answer
+
+    def _call(self, line: str) -> Call:
+        """The call LINE asks about (raises ValueError, JouetError for a line that is not one)."""
+        item = json.loads(line)
+        if not isinstance(item, dict):
+            raise ValueError("each line must be a JSON object")
+        command = item.get("command")
+        if command is not None and not isinstance(command, str):
+            raise ValueError("`command` must be a string")
+        cwd = item.get("cwd") or self.base
+        if not isinstance(cwd, str):
+            raise ValueError("`cwd` must be a string")
+        call = build_call(command, cwd, item.get("tool"), item.get("path"), item.get("exit_code"),
+                          item.get("input") if isinstance(item.get("input"), dict) else None,
+                          item.get("harness") if isinstance(item.get("harness"), str) else self.harness)
+        call.reader = self.reader
+        return call
 
 
 def _answer_lines(stdin: Any, stdout: Any, answerer: Answerer) -> int:

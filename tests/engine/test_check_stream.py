@@ -233,3 +233,33 @@ def test_a_stream_redacts_a_text_and_hashes_a_root_once(tmp_path: Path, monkeypa
     assert len(stored) == 60 and stored[:3] * 20 == stored
     assert "ghp_" not in stored[1] and "[redacted]" in stored[1]
     assert {line["wt"] for line in lines} == {ledger.root_hash(str(repo))}
+
+
+def test_a_line_that_comes_again_is_not_read_again_but_gets_a_call_of_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line that comes again gets a copy of the call its first coming made (Call.again): its JSON
+    and command are not read again, yet each line decides with a Call of its own (the probes and the
+    script host keep per-call state by identity); a line whose command read a file is read again."""
+    from jouet_git import shell
+
+    parsed: list[str] = []
+    real_parse = shell.parse
+    monkeypatch.setattr(shell, "parse", lambda text, *a: parsed.append(text) or real_parse(text, *a))
+    seen: list[Call] = []
+    real_decide = Runner.decide
+
+    def decide(self: Runner, call: Call, *args: Any, **kwargs: Any) -> Any:
+        seen.append(call)
+        return real_decide(self, call, *args, **kwargs)
+
+    monkeypatch.setattr(Runner, "decide", decide)
+    (tmp_path / "x.sh").write_text("git status\n")
+    lines = [json.dumps({"command": "git status && ls"})] * 4 + [json.dumps({"command": "bash x.sh"})] * 3
+    out = io.StringIO()
+    run_jsonl(io.StringIO("\n".join(lines) + "\n"), out, str(tmp_path), Runner(record=False))
+    answers = out.getvalue().splitlines()
+    assert len(answers) == 7 and len(set(answers[:4])) == 1 and len(set(answers[4:])) == 1
+    assert parsed.count("git status && ls") == 1
+    assert parsed.count("bash x.sh") == 3
+    assert len({id(c) for c in seen}) == 7  # (all alive in `seen`: ids are distinct objects)
+    assert all(c.commands == seen[0].commands for c in seen[:4])

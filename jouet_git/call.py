@@ -197,32 +197,6 @@ class Call:
         # What reads the shell command instead of shell.parse: a stream's ParseMemo, or None.
         self.reader: Any = None
 
-    def again(self) -> Call:
-        """A new Call of the same fields, its command read as this one's was (the same Commands in a
-        list of its own): for a stream's line that comes again (commands/check.py). What keeps state
-        for a call (the probes, the script host) tells calls apart by identity: each line gets its own."""
-        self.commands  # noqa: B018 - parse on first use
-        other = Call.__new__(Call)
-        other.event = self.event
-        other.harness = self.harness
-        other.tool = self.tool
-        other.kind = self.kind
-        other.command = self.command
-        other.path = self.path
-        other.cwd = self.cwd
-        other.session = self.session
-        other.agent = self.agent
-        other.exit_code = self.exit_code
-        other.input = dict(self.input)
-        other.rewrite = self.rewrite
-        other.background = self.background
-        other.duration_ms = self.duration_ms
-        other._commands = list(self._commands) if self._commands is not None else None
-        other._problems = list(self._problems)
-        other._read_disk = self._read_disk
-        other.reader = self.reader
-        return other
-
     @property
     def commands(self) -> list[Command]:
         """The commands the shell command runs, parsed on first use."""

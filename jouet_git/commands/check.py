@@ -194,14 +194,14 @@ class Answerer:
             # The call a line makes is a function of the line (with this stream's directory and
             # harness), read once: unless reading its command looked at files (Call.read_disk: `bash
             # x.sh`, a git alias), which may have changed, a line that comes again gets a copy of the
-            # call made the first time (Call.again), its command read already.
+            # call made the first time (again()), its command read already.
             first = self.calls.get(line)
-            call = first.again() if first is not None else self._call(line)
+            call = again(first) if first is not None else self._call(line)
             decision = runner.decide_and_record(call, key=(line, base, harness))
             if first is None and not call.read_disk:
                 if len(self.calls) >= self.MAX_CALLS:
                     self.calls.clear()
-                self.calls[line] = call.again()
+                self.calls[line] = again(call)
             kept = runner.kept_for(call)
             answer = kept.answer if kept is not None else None
             if answer is None:  # (a kept decision's answer is the same each time: made once)
@@ -229,6 +229,34 @@ class Answerer:
                           item.get("harness") if isinstance(item.get("harness"), str) else self.harness)
         call.reader = self.reader
         return call
+
+
+def again(call: Call) -> Call:
+    """A new Call of CALL's fields, its command read as CALL's was (the same Commands in a list of
+    their own): for a stream's line that comes again. What keeps state for a call (the probes, the
+    script host) tells calls apart by identity: each line gets its own. (Here rather than in call.py,
+    which every hook imports.)"""
+    call.commands  # noqa: B018 - parse on first use
+    other = Call.__new__(Call)
+    other.event = call.event
+    other.harness = call.harness
+    other.tool = call.tool
+    other.kind = call.kind
+    other.command = call.command
+    other.path = call.path
+    other.cwd = call.cwd
+    other.session = call.session
+    other.agent = call.agent
+    other.exit_code = call.exit_code
+    other.input = dict(call.input)
+    other.rewrite = call.rewrite
+    other.background = call.background
+    other.duration_ms = call.duration_ms
+    other._commands = list(call._commands) if call._commands is not None else None
+    other._problems = list(call._problems)
+    other._read_disk = call._read_disk
+    other.reader = call.reader
+    return other
 
 
 def _answer_lines(stdin: Any, stdout: Any, answerer: Answerer) -> int:

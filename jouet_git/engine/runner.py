@@ -28,9 +28,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from jouet_git import ledger
     from jouet_git.engine.model import Rule
     from jouet_git.engine.plan import Planned, Plans
+    from jouet_git.ledger_stamp import Stamp
 
 # How many ledger lines, and for how long, a stream of calls may hold back (Runner.hold_records).
 HELD_LINES = 256
@@ -227,7 +227,9 @@ class Runner:
             if kept is not None and kept[0] is call and extra is None and self._texts is not None:
                 # The same line decided the same way: the same ledger line but for its time.
                 if kept[1].line is None:
-                    kept[1].line = ledger.Stamp(ledger.entry(call, decision, self._repository_of(call).root,
+                    from jouet_git.ledger_stamp import Stamp
+
+                    kept[1].line = Stamp(ledger.entry(call, decision, self._repository_of(call).root,
                                                              decision.ms, None, self._texts))
                 line: dict[str, Any] | str = kept[1].line.record(decision.ms)
             else:
@@ -326,8 +328,8 @@ class _Kept:
         self.index = index  # [what context_for read of the index's size], or [] when it read nothing
         self.state = state
         self.probes = probes
-        # The ledger line of a call it was given to (ledger.Stamp makes each line's from it).
-        self.line: ledger.Stamp | None = None
+        # The ledger line of a call it was given to (ledger_stamp.Stamp makes each line's from it).
+        self.line: Stamp | None = None
         # What a stream answered a call it was given to (commands/check.py writes it again as it is).
         self.answer: str | None = None
 

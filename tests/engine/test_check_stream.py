@@ -237,7 +237,7 @@ def test_a_stream_redacts_a_text_and_hashes_a_root_once(tmp_path: Path, monkeypa
 
 def test_a_line_that_comes_again_is_not_read_again_but_gets_a_call_of_its_own(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A line that comes again gets a copy of the call its first coming made (Call.again): its JSON
+    """A line that comes again gets a copy of the call its first coming made (check.again): its JSON
     and command are not read again, yet each line decides with a Call of its own (the probes and the
     script host keep per-call state by identity); a line whose command read a file is read again."""
     from jouet_git import shell

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from testing import claude_payload, git, make_repo, run_jouet
 
-from jouet_git import ledger
+from jouet_git import ledger, ledger_stamp
 
 SECRET = "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
 
@@ -107,7 +107,7 @@ def test_content_off_keeps_shapes_only(tmp_path: Path) -> None:
 
 APPENDER = """
 import sys
-from jouet_git import ledger
+from jouet_git import ledger, ledger_stamp
 who, count, pad = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 for i in range(count):
     ledger.append({"who": who, "i": i, "pad": "x" * pad})
@@ -190,7 +190,7 @@ def test_many_hooks_at_once_each_leave_their_line(tmp_path: Path) -> None:
 
 def test_a_stamp_writes_the_line_stamped_would_write(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stream writes the ledger line of a decision it kept from the line's JSON made once
-    (ledger.Stamp): the same fields as stamped() gives, with this call's time and milliseconds; a line
+    (ledger_stamp.Stamp): the same fields as stamped() gives, with this call's time and milliseconds; a line
     whose values hold the stamp's stand-ins is made whole each time instead."""
     from jouet_git.call import Call
     from jouet_git.engine.decide import Decision
@@ -199,7 +199,7 @@ def test_a_stamp_writes_the_line_stamped_would_write(monkeypatch: pytest.MonkeyP
     line = ledger.entry(call, Decision(), "/tmp/repo", 1.25)
     clock = iter([1796112231.4164, 1796112231.4164, 1796112299.9, 1796112299.9])
     monkeypatch.setattr(ledger.time, "time", lambda: next(clock))
-    stamp = ledger.Stamp(line)
+    stamp = ledger_stamp.Stamp(line)
     assert stamp.parts is not None
     for ms in (0.3333, None):
         text = stamp.record(ms)
@@ -207,7 +207,7 @@ def test_a_stamp_writes_the_line_stamped_would_write(monkeypatch: pytest.MonkeyP
         assert json.loads(text) == ledger.stamped(line, ms)
         assert list(json.loads(text)) == list(line)  # the fields in the same order
     odd = dict(line, command="holds \ue000time as text")
-    fallback = ledger.Stamp(odd)
+    fallback = ledger_stamp.Stamp(odd)
     assert fallback.parts is None
     monkeypatch.setattr(ledger.time, "time", lambda: 1796112231.0)
     assert fallback.record(2.0) == ledger.stamped(odd, 2.0)

@@ -15,7 +15,7 @@ Exit status: 0 when nothing denies (warnings included), 1 when a rule denies or 
 With --jsonl every line is answered (a bad line gets {"error": ...}) and the exit status is 0
 unless the input could not be read. Each answer is written as soon as it and those before it are
 ready. When lines arrive faster than one process answers them, `--workers N` processes (default: one
-a CPU, at most 4) answer them side by side; the answers and their order are the same.
+a CPU, at most 8) answer them side by side; the answers and their order are the same.
 """
 
 from __future__ import annotations
@@ -54,12 +54,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="with --jsonl: when lines come faster than one process answers them, answer them in "
                              "N processes (same answers, same order); 1 answers every line in this one "
-                             "(default: the CPUs this process may use, at most 4)")
+                             "(default: the CPUs this process may use, at most 8)")
 
 
 # --workers: at most this many; by default the CPUs this process may use, at most DEFAULT_WORKERS.
 MAX_WORKERS = 32
-DEFAULT_WORKERS = 4
+DEFAULT_WORKERS = 8
 
 
 def default_workers() -> int:

@@ -39,11 +39,13 @@ ALLOWED: dict[str, set[str]] = {
     "guarded": BASE | {"shell", "setup"},
     # The engine reads rule sources from trust records and plugin pins, and asks the harness
     # registry (jouet_git.harness) for tool kinds; trust/ and plugin/ build and show rules with it.
-    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "harness", "guarded",
-                      "reads", "fnox"},
+    "engine": BASE | {"shell", "luau", "probes", "claims", "trust", "plugin", "ledger", "ledger_stamp", "harness",
+                      "guarded", "reads", "fnox"},
     "trust": BASE | {"engine"},
     "plugin": BASE | {"engine", "trust"},
     "ledger": BASE | {"gitleaks"},
+    # A ledger line a stream writes again, made into JSON once (off the hook path: ledger.py is on it).
+    "ledger_stamp": BASE | {"ledger"},
     "setup": BASE | {"harness"},
     "harness": BASE | {"engine", "shell", "screen", "prompts", "reads"},
     # Screening text for secrets with gitleaks' rules; the session's stored request.

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,12 +92,6 @@ class Guarded:
         return f"Guarded({self.kind}, {self.path!r}, {self.what!r})"
 
 
-def _kernel_realpath() -> Callable[[str], str]:
-    from jouet_git.realpath import realpath
-
-    return realpath
-
-
 def _real_read(path: str) -> bytes | None:
     try:
         with open(path, "rb") as handle:
@@ -115,8 +110,8 @@ def _real_list(path: str) -> list[str] | None:
 class View:
     """The machine as one process sees it: environment, home, the call's directory, its files."""
 
-    __slots__ = ("_exempt", "_own", "_resolved_places", "_unresolved", "cwd", "environ", "home", "listdir", "package",
-                 "programs", "read", "realpath", "root")
+    __slots__ = ("_exempt", "_own", "_resolved_places", "_unresolved", "_whole_paths", "cwd", "environ", "home",
+                 "listdir", "package", "programs", "read", "realpath", "root")
 
     def __init__(self, environ: Mapping[str, str], home: str, cwd: str, root: str | None, package: list[str],
                  programs: list[str], read: Callable[[str], bytes | None] = _real_read,
@@ -130,6 +125,9 @@ class View:
         self.programs = programs
         self.read = read
         self.listdir = listdir
+        # On an invented machine (a rule's examples: a realpath of its own) the disk says nothing of its
+        # paths: every place is resolved and compared (see _may_hold).
+        self._whole_paths = realpath is not None
         if realpath is None:
             from jouet_git.realpath import realpath as kernel_realpath
 
@@ -240,24 +238,19 @@ class View:
         resolving it keeps that name last (the directories above it resolve, the name stays), and a
         path inside it, or it, holds that name. Every other place is resolved, as own() does. On an
         invented machine (a rule's examples: its own realpath) everything is resolved."""
-        if self.realpath is not _kernel_realpath():
-            self.own()
-            return self._own or [], self._exempt
         names = set(full.split("/"))
         places, exempt = self._places()
         return ([(self._resolved(p), what) for p, what in places if self._may_hold(p, names)],
                 [self._resolved(p) for p in exempt if self._may_hold(p, names)])
 
-    @staticmethod
-    def _may_hold(place: str, names: set[str]) -> bool:
+    def _may_hold(self, place: str, names: set[str]) -> bool:
         """Whether PLACE, resolved, may be or hold a path whose names are NAMES (see _holding)."""
         bare = place.rstrip("/")  # (with a slash after it, lstat would follow a link)
         name = bare.rpartition("/")[2]
-        if name in names or not place.startswith("/") or os.path.normpath(place) != bare or name in ("", ".", ".."):
+        if self._whole_paths or name in names or not place.startswith("/") or os.path.normpath(place) != bare \
+                or name in ("", ".", ".."):
             return True
         try:
-            import stat
-
             return stat.S_ISLNK(os.lstat(bare).st_mode)
         except FileNotFoundError:  # (nothing there: resolved, it ends with its name as written)
             return False
@@ -472,7 +465,7 @@ class View:
         named = [os.path.join(self.home, ".gitconfig"), os.path.join(xdg, "git", "config"), "/etc/gitconfig"]
         if self.environ.get("GIT_CONFIG_GLOBAL"):
             named.append(self.environ["GIT_CONFIG_GLOBAL"])
-        if full is not None and self.realpath is _kernel_realpath():
+        if full is not None:
             names = {full.rpartition("/")[2]}
             named = [p for p in named if self._may_hold(p, names)]
         return [self.resolve(p) for p in named]

@@ -22,7 +22,6 @@ beside it; `jouet log` reads them all.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -179,7 +178,7 @@ def recent(select: Filter, limit: int) -> list[dict[str, Any]]:
 
 def emit(line: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        print(json.dumps(line, ensure_ascii=False, separators=(",", ":")), flush=True)
+        print(ledger.encode_line(line), flush=True)
     else:
         print(describe(line), flush=True)
 

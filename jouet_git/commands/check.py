@@ -238,24 +238,11 @@ def again(call: Call) -> Call:
     which every hook imports.)"""
     call.commands  # noqa: B018 - parse on first use
     other = Call.__new__(Call)
-    other.event = call.event
-    other.harness = call.harness
-    other.tool = call.tool
-    other.kind = call.kind
-    other.command = call.command
-    other.path = call.path
-    other.cwd = call.cwd
-    other.session = call.session
-    other.agent = call.agent
-    other.exit_code = call.exit_code
+    for name in Call.__slots__:
+        setattr(other, name, getattr(call, name))
     other.input = dict(call.input)
-    other.rewrite = call.rewrite
-    other.background = call.background
-    other.duration_ms = call.duration_ms
     other._commands = list(call._commands) if call._commands is not None else None
     other._problems = list(call._problems)
-    other._read_disk = call._read_disk
-    other.reader = call.reader
     return other
 
 

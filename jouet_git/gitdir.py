@@ -65,26 +65,33 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _git_dir_of(worktree: str) -> str | None:
-    """The git dir that WORKTREE/.git names, or None when there is none (or it is unusable)."""
+def _git_dir_of(worktree: str) -> tuple[str, bool] | None:
+    """The git dir that WORKTREE/.git names, and whether that is WORKTREE/.git itself, a directory
+    and not a symbolic link (so, with WORKTREE resolved, resolved already); None when there is none
+    (or it is unusable)."""
     dot_git = worktree + "/.git" if worktree != "/" else "/.git"
     try:
         # None here (most directories a search walks up through): access() says so without the
         # exception a failing stat() raises.
         if not os.access(dot_git, os.F_OK):
             return None
-        is_dir = stat.S_ISDIR(os.stat(dot_git).st_mode)
+        mode = os.lstat(dot_git).st_mode
+        if stat.S_ISLNK(mode):
+            mode = os.stat(dot_git).st_mode
+            plain = False
+        else:
+            plain = True
     except (OSError, ValueError):
         return None
-    if is_dir:
-        return dot_git if os.path.exists(os.path.join(dot_git, "HEAD")) else None
+    if stat.S_ISDIR(mode):
+        return (dot_git, plain) if os.access(dot_git + "/HEAD", os.F_OK) else None
     text = _read(dot_git)
     if text is None or not text.startswith("gitdir:"):
         return None
     target = text[len("gitdir:"):].strip()
     if not os.path.isabs(target):
         target = os.path.join(worktree, target)
-    return target if os.path.isdir(target) else None
+    return (target, False) if os.path.isdir(target) else None
 
 
 def find(cwd: str) -> Repo | None:
@@ -97,10 +104,11 @@ def find(cwd: str) -> Repo | None:
         if current.endswith("/.git"):
             # Inside a git dir itself: no worktree here.
             return None
-        git_dir = _git_dir_of(current)
-        if git_dir is not None:
-            git_dir = realpath(git_dir)
-            common = _read(os.path.join(git_dir, "commondir"))
+        named = _git_dir_of(current)
+        if named is not None:
+            git_dir = named[0] if named[1] else realpath(named[0])
+            # (no commondir in a main worktree's git dir: access() says so without an exception)
+            common = _read(git_dir + "/commondir") if os.access(git_dir + "/commondir", os.F_OK) else None
             if common:
                 common_dir = common if os.path.isabs(common) else os.path.join(git_dir, common)
                 common_dir = realpath(common_dir)

@@ -192,12 +192,14 @@ def _redact_gitleaks(text: str) -> str:
     return "".join(out)
 
 
-def stored_text(text: str | None, kept: dict[tuple[str, str], str] | None = None) -> str | None:
-    """TEXT as the ledger stores it: redacted and cut to MAX_TEXT; None with content off.
+def stored_text(text: str | None, kept: dict[tuple[str, str], str] | None = None,
+                content: bool | None = None) -> str | None:
+    """TEXT as the ledger stores it: redacted and cut to MAX_TEXT; None with content off (CONTENT:
+    store_content(), when the caller asked it already).
 
     KEPT: what earlier calls of a stream stored for each text (redacting is a function of the text
     alone: the ledger's patterns and gitleaks' rules shipped with the package)."""
-    if text is None or not store_content():
+    if text is None or not (store_content() if content is None else content):
         return None
     if kept is None:
         return _stored(text)
@@ -269,9 +271,9 @@ def entry(call: Call, decision: Decision, root: str | None, ms: float | None = N
         "session": call.session, "agent": call.agent, "repo": root if content else None,
         "wt": root_hash(root) if kept is None or root is None else _kept_hash(root, kept),
         "cwd": call.cwd if content else None, "tool": call.tool, "kind": call.kind,
-        "command": stored_text(call.command, kept),
+        "command": stored_text(call.command, kept, content),
         "shape": shape(call.commands) if call.command else None,
-        "path": stored_text(call.path, kept),
+        "path": stored_text(call.path, kept, content),
         "decision": decision.action or "none",
         "rules": rules,
         "errors": [{"rule": rule, "error": redact(error)} for rule, error in decision.errors],
@@ -299,7 +301,11 @@ def stamped(line: dict[str, Any], ms: float | None) -> dict[str, Any]:
 
 def encode_line(record: dict[str, Any]) -> str:
     """RECORD as its ledger line's JSON (without the newline)."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(record)
+
+
+# (json.dumps with options makes a new encoder each call)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def stored_record(record: dict[str, Any]) -> dict[str, Any]:
@@ -332,7 +338,15 @@ def unanswered(harness: str, event: str, what: str, message: str) -> dict[str, A
 
 def iso(now: float | None = None) -> str:
     now = time.time() if now is None else now
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+    second = int(now // 1)
+    if second != _second[0]:  # (a stream writes many lines a second: the date is formatted once)
+        _second[0] = second
+        _second[1] = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return f"{_second[1]}.{int(now * 1000) % 1000:03d}Z"
+
+
+# The last whole second iso() formatted, and its text.
+_second: list[Any] = [None, ""]
 
 
 def now_iso() -> str:

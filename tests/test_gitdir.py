@@ -124,3 +124,28 @@ def test_the_kernel_way_finds_what_os_path_realpath_finds(tmp_path: Path, monkey
     assert gitdir._resolve[0] is not os.path.realpath
     assert found() == by_python
     assert sum(1 for f in by_python if f is not None) >= 7
+
+
+def test_a_git_dir_reached_through_a_link_is_resolved_as_git_resolves_it(tmp_path: Path) -> None:
+    """A `.git` that is a symbolic link to a directory elsewhere (as some dotfile managers leave it):
+    the git dir found is where it points (what `git rev-parse --absolute-git-dir` says), while a
+    plain `.git` directory is taken as it is; a `.git` link to nowhere is no repository."""
+    import os
+
+    real = make_repo(tmp_path / "real")
+    os.rename(real / ".git", tmp_path / "store.git")
+    (real / ".git").symlink_to(tmp_path / "store.git")
+    found = gitdir.find(str(real))
+    assert found is not None
+    said = git(real, "rev-parse", "--absolute-git-dir").strip()
+    assert found.git_dir == found.common_dir == os.path.realpath(said) == str((tmp_path / "store.git").resolve())
+    assert found.root == str(real.resolve())
+
+    plain = make_repo(tmp_path / "plain")
+    found = gitdir.find(str(plain / "."))
+    assert found is not None and found.git_dir == str((plain / ".git").resolve())
+
+    dangling = tmp_path / "dangling"
+    dangling.mkdir()
+    (dangling / ".git").symlink_to(tmp_path / "gone")
+    assert gitdir.find(str(dangling)) is None

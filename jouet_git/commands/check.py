@@ -173,7 +173,7 @@ class Answerer:
     """Answers the lines of one stream: a line's decision as JSON, recorded in the ledger (held back
     with the stream's other ledger lines: Runner.hold_records), or its error."""
 
-    __slots__ = ("base", "calls", "harness", "reader", "runner")
+    __slots__ = ("base", "calls", "harness", "quiet", "reader", "runner")
 
     # How many calls to keep for the lines they were read from (see answer).
     MAX_CALLS = 4096
@@ -184,6 +184,8 @@ class Answerer:
         self.harness = harness
         self.reader = reader  # a command read before is not read again (shell.ParseMemo)
         self.calls: dict[str, Call] = {}
+        # The answer of a line no rule said anything about, and the rule set it was decided with.
+        self.quiet: tuple[RuleSet, str] | None = None
 
     def answer(self, number: int, line: str) -> str:
         """The answer to LINE, the NUMBERth line of the input (counting blank ones)."""
@@ -205,13 +207,25 @@ class Answerer:
             kept = runner.kept_for(call)
             answer = kept.answer if kept is not None else None
             if answer is None:  # (a kept decision's answer is the same each time: made once)
-                answer = json.dumps(_with_broken(decision, runner.ruleset_for(call)))
+                answer = self._text(decision, runner.ruleset_for(call))
                 if kept is not None:
                     kept.answer = answer
         except (ValueError, JouetError) as error:
             message = error.message if isinstance(error, JouetError) else str(error)
             answer = json.dumps({"error": f"line {number}: {message}"})
         return answer
+
+    def _text(self, decision: Decision, ruleset: RuleSet) -> str:
+        """DECISION as the JSON answer (with RULESET's broken rules and problems). Most lines get no
+        finding at all: their answer, the same for every such line decided with RULESET (a stream's
+        rule sets are loaded once and never change), is made once."""
+        if decision.deny is None and decision.rewrite is None and not decision.warnings and not decision.errors \
+                and not decision.allowed:
+            quiet = self.quiet
+            if quiet is None or quiet[0] is not ruleset:
+                quiet = self.quiet = (ruleset, json.dumps(_with_broken(decision, ruleset)))
+            return quiet[1]
+        return json.dumps(_with_broken(decision, ruleset))
 
     def _call(self, line: str) -> Call:
         """The call LINE asks about (raises ValueError, JouetError for a line that is not one)."""

@@ -179,6 +179,9 @@ class ScriptHost:
         # the plugin's examples; hooks run with the settings in force.
         self.examples = examples
         self._checks: dict[str, _Loaded] = {}
+        # Each rule (by identity, kept alive here) and its script, found by _loaded's key once (a
+        # rule's script and settings are read when it loads and never change).
+        self._by_rule: dict[int, tuple[Rule, _Loaded]] = {}
         self._failures: dict[str, str] = {}
         self._current: _Current | None = None
         self._next_tag = 0
@@ -467,6 +470,14 @@ class ScriptHost:
 
     def _loaded(self, rule: Rule) -> _Loaded:
         """The rule's script, compiled on first use. Raises ScriptFailure."""
+        known = self._by_rule.get(id(rule))
+        if known is not None and known[0] is rule:  # (a stream runs the same rules again and again)
+            return known[1]
+        loaded = self._loaded_by_key(rule)
+        self._by_rule[id(rule)] = (rule, loaded)
+        return loaded
+
+    def _loaded_by_key(self, rule: Rule) -> _Loaded:
         path = rule.script
         assert path is not None
         settings = self._settings(rule)

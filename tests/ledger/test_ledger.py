@@ -211,3 +211,18 @@ def test_a_stamp_writes_the_line_stamped_would_write(monkeypatch: pytest.MonkeyP
     assert fallback.parts is None
     monkeypatch.setattr(ledger.time, "time", lambda: 1796112231.0)
     assert fallback.record(2.0) == ledger.stamped(odd, 2.0)
+
+
+def test_times_are_written_in_utc_to_the_millisecond_whatever_came_before() -> None:
+    """iso() formats each whole second once and reuses it while a stream stays in that second: every
+    time still reads as the clock said, across seconds, days and back again."""
+    import time
+
+    def formatted(now: float) -> str:
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+
+    times = [1796072627.123, 1796072627.999, 1796072628.0, 1796072627.5, 1796083199.9994, 1796083200.0005,
+             0.25, -0.5, 1796072627.123]
+    for now in times:
+        assert ledger.iso(now) == formatted(now), now
+    assert ledger.iso(1796072627.123) == "2026-11-30T21:03:47.123Z"

@@ -163,7 +163,58 @@ def main(argv: list[str] | None = None) -> int:
         first = _usage().splitlines()[0]
         sys.stderr.write(f"jouet: unknown {what} '{name}'{hint}\n{first}\n(`jouet --help` lists every command)\n")
         return 2
+    if name == "check":
+        stream = check_stream_args(args[1:])
+        if stream is not None:  # a stream of calls starts without argparse (the rest of its options: --help)
+            from jouet_git.commands import check
+
+            return _run_module(check.run, stream)
     return _run(name, args[1:])
+
+
+# `jouet check --jsonl` with these options only is read without argparse: a stream's start-up is part
+# of every stream's cost. Each option's attribute and whether it takes a value.
+_STREAM_OPTIONS = {"--jsonl": ("jsonl", False), "--no-record": ("no_record", False), "--workers": ("workers", True),
+                   "--cwd": ("cwd", True), "--harness": ("harness", True)}
+
+
+def check_stream_args(args: list[str]) -> Any:
+    """The options of `jouet check --jsonl ...` as argparse would give them (the attributes run()
+    reads), when ARGS hold --jsonl and only the options of _STREAM_OPTIONS, each once and spelled out,
+    with a whole number for --workers; else None (argparse reads them, and says what is wrong)."""
+    from types import SimpleNamespace
+
+    found: dict[str, Any] = {"command": None, "cwd": None, "json": False, "jsonl": False, "tool": None,
+                             "path": None, "exit_code": None, "harness": None, "no_record": False,
+                             "workers": None}
+    seen: set[str] = set()
+    at = 0
+    while at < len(args):
+        word = args[at]
+        name, has_value, value = word.partition("=")
+        option = _STREAM_OPTIONS.get(name)
+        if option is None or name in seen:
+            return None
+        seen.add(name)
+        attribute, takes = option
+        if not takes:
+            if has_value:
+                return None
+            found[attribute] = True
+        else:
+            if not has_value:
+                at += 1
+                if at == len(args) or args[at].startswith("-"):
+                    return None
+                value = args[at]
+            if attribute == "workers":
+                if not value.isdigit() or not value.isascii():
+                    return None
+                found[attribute] = int(value)
+            else:
+                found[attribute] = value
+        at += 1
+    return SimpleNamespace(**found) if found["jsonl"] else None
 
 
 def build_parser(name: str) -> tuple[argparse.ArgumentParser, Any]:
@@ -185,15 +236,21 @@ def build_parser(name: str) -> tuple[argparse.ArgumentParser, Any]:
 
 def _run(name: str, rest: list[str]) -> int:
     from jouet_git import term
-    from jouet_git.errors import JouetError
 
     parser, module = build_parser(name)
     parsed = parser.parse_args(rest)
     when = getattr(parsed, "color", None)
     if when is not None:
         term.set_when(when)
+    return _run_module(module.run, parsed)
+
+
+def _run_module(run: Any, parsed: Any) -> int:
+    """A command's run(PARSED), its errors said as jouet says them: the exit code."""
+    from jouet_git.errors import JouetError
+
     try:
-        code: int = module.run(parsed)
+        code: int = run(parsed)
     except JouetError as error:
         sys.stderr.write(f"jouet: {error.message}\n")
         return error.code

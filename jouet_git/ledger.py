@@ -137,6 +137,9 @@ def redact(text: str) -> str:
     if not text:
         return text
     lowered = text.lower()
+    _redacted[0] += 1
+    if _redacted[0] > _ONE_SCAN_AFTER and _any_word().search(lowered) is None:
+        return _redact_gitleaks(text)  # (a stream of texts: none holds a word of the patterns, in one scan)
     # A long text (a here-document): a word holding a character the lower-cased text lacks is not
     # looked for (a word of a case-sensitive pattern neither: its lower case would be in it).
     absent = _absent(lowered) if len(text) >= _LONG else None
@@ -154,6 +157,22 @@ def redact(text: str) -> str:
         lowered = text.lower()
         absent = _absent(lowered) if absent is not None else None
     return _redact_gitleaks(text)
+
+
+# How many texts redact() looked at, and the number after which it first asks whether the lower-cased
+# text holds any word of the patterns (lower-cased), in one scan (a hook redacts one or two texts:
+# making the expression would cost it more than it saves).
+_redacted = [0]
+_ONE_SCAN_AFTER = 4
+_words: list[re.Pattern[str]] = []
+
+
+def _any_word() -> re.Pattern[str]:
+    if not _words:
+        from jouet_git.gitleaks.redact import words_pattern
+
+        _words.append(words_pattern(sorted({word.lower() for _, words, _ in _PATTERNS for word in words})))
+    return _words[0]
 
 
 def _absent(lowered: str) -> set[str]:

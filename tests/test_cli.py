@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from testing import jouet_exe, run_jouet
+
+from jouet_git import cli
 
 ESC = "\033["
 
@@ -228,3 +232,49 @@ def test_a_denial_stands_out_on_a_terminal(tmp_path: Path) -> None:
     assert out.startswith("\033[1;31mdeny:\033[0m This stages every change")
     piped = run_jouet("check", "git add -A", cwd=tmp_path)
     assert piped.stdout.startswith("deny: This stages every change")
+
+
+@pytest.mark.parametrize("args", [
+    ["--jsonl"], ["--jsonl", "--workers", "1"], ["--workers=3", "--jsonl"], ["--jsonl", "--no-record"],
+    ["--cwd", "/tmp", "--jsonl", "--harness", "codex"], ["--jsonl", "--cwd=/srv/app", "--harness=claude"],
+    ["--jsonl", "--harness="], ["--jsonl", "--workers", "0"], ["--jsonl", "--workers", "40"],
+])
+def test_a_stream_reads_its_options_as_argparse_does(args: list[str]) -> None:
+    """`jouet check --jsonl` with only the stream's own options, spelled out, starts without argparse
+    (cli.check_stream_args): what it reads is what the command's parser would read."""
+    parser, _ = cli.build_parser("check")
+    assert vars(cli.check_stream_args(args)) == vars(parser.parse_args(args))
+
+
+@pytest.mark.parametrize("args", [
+    [], ["--workers", "2"], ["--jsonl", "git status"], ["--jsonl", "--json"], ["--jsonl", "--work", "2"],
+    ["--jsonl", "--workers", "two"], ["--jsonl", "--workers", "-1"], ["--jsonl", "--workers"],
+    ["--jsonl", "--cwd"], ["--jsonl", "--cwd", "--no-record"], ["--jsonl", "--jsonl"], ["--jsonl=yes"],
+    ["--jsonl", "--color", "never"], ["--jsonl", "-h"], ["--jsonl", "--workers", "²"],
+])
+def test_anything_else_is_left_to_argparse(args: list[str]) -> None:
+    """Any other spelling (a command, another option, an abbreviation, a bad or missing value, an
+    option twice, --help) goes through argparse, which reads it or says what is wrong."""
+    assert cli.check_stream_args(args) is None
+
+
+def test_a_stream_starts_without_argparse_and_answers_as_before(tmp_path: Path) -> None:
+    """A real `jouet check --jsonl` process: the stream's path imports neither argparse nor typing,
+    and its answers and errors are those of the parsed command (a bad --workers is refused the same
+    way, whichever way it was read)."""
+    code = ("import sys\nfrom jouet_git.cli import main\ncode = main(sys.argv[1:])\n"
+            "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)))\nsys.exit(code)\n")
+    line = json.dumps({"command": "git add -A"}) + "\n"
+    run_jouet("check", "--jsonl", input=line, cwd=tmp_path)  # builds the rule set cache
+    proc = subprocess.run([sys.executable, "-c", code, "check", "--jsonl", "--workers", "1"], input=line,
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["deny"]["rule"] == "git-add-all"
+    modules = set(proc.stderr.rsplit("MODULES ", 1)[1].split())
+    assert "jouet_git.commands.check" in modules
+    assert not {"argparse", "typing", "shutil"} & modules
+    for spelling in (["--workers", "0"], ["--workers=0"]):
+        refused = run_jouet("check", "--jsonl", *spelling, input=line, cwd=tmp_path)
+        assert refused.returncode == 2 and "--workers 0: give a number from 1" in refused.stderr
+    slow = run_jouet("check", "--jsonl", "--workers", "x", input=line, cwd=tmp_path)
+    assert slow.returncode == 2 and "invalid int value: 'x'" in slow.stderr

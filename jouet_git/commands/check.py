@@ -20,11 +20,9 @@ a CPU, at most 8) answer them side by side; the answers and their order are the 
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-from typing import Any
 
 from jouet_git import term
 from jouet_git.call import Call
@@ -34,6 +32,11 @@ from jouet_git.engine.ruleset import RuleSet
 from jouet_git.engine.runner import Runner
 from jouet_git.errors import JouetError
 from jouet_git.harness.manual import build_call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -50,9 +50,12 @@ import select
 import signal
 import time
 from collections import deque
-from typing import Any
 
 from jouet_git.commands.check import Answerer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Fork when, after an answer, more than this many lines are already waiting to be answered.
 FORK_AT = 32

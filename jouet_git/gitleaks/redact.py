@@ -37,11 +37,12 @@ if TYPE_CHECKING:
 class _Rules:
     """The translated rules and the keyword index of one gitleaks config."""
 
-    __slots__ = ("_by_char", "_data", "by_keyword", "compiled", "searched")
+    __slots__ = ("_any", "_by_char", "_data", "by_keyword", "compiled", "searched")
 
     def __init__(self, by_keyword: tuple[tuple[str, tuple[int, ...]], ...], data: Any = None) -> None:
         self.by_keyword = by_keyword
         self._by_char: dict[str, list[tuple[str, tuple[int, ...]]]] | None = None
+        self._any: re.Pattern[str] | None = None
         self.searched = 0  # how many short texts were searched (see secret_spans)
         # The rules themselves, loaded on the first keyword found (most commands hold none).
         self._data: dict[str, Any] | None = data
@@ -76,6 +77,14 @@ class _Rules:
                 found.setdefault(_filed_under(keyword), []).append((keyword, indexes))
         return found
 
+    def any_keyword(self) -> re.Pattern[str]:
+        """One expression that finds a keyword in a text when it holds any (words_pattern): most
+        texts of a stream hold none, and this says so in one scan."""
+        found = self._any
+        if found is None:
+            found = self._any = words_pattern([keyword for keyword, _ in self.by_keyword])
+        return found
+
     def pattern(self, source: str) -> re.Pattern[str] | None:
         if source not in self.compiled:
             try:
@@ -103,6 +112,8 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
             if keyword in lowered:
                 wanted.update(indexes)
     elif len(lowered) < LONG:  # a stream of texts: the keywords filed under a character the text holds
+        if rules.any_keyword().search(lowered) is None:
+            return []
         by_char = rules.by_char()
         for char in set(lowered).union(("",)):
             for keyword, indexes in by_char.get(char, ()):
@@ -135,6 +146,29 @@ CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_.:/="
 # every keyword.
 COMMON = " etaosrinlcdmpuhgf-/.bwy_v0k12=:3x45678,9jqz"
 BY_CHAR_AFTER = 4
+
+
+def words_pattern(words: list[str]) -> re.Pattern[str]:
+    """An expression that matches where one of WORDS (at least one, none empty) begins, found in one
+    scan of a text: the words as a tree of their common beginnings (`s(?:k|ecret|...)`), which the
+    regular expression engine walks a character at a time, rather than each word tried in turn. A
+    match is the shortest word there: this tells whether a text holds any of WORDS, not which."""
+    if not words:
+        return re.compile("(?!)")  # (matches nowhere)
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def source(node: dict[str, Any]) -> str:
+        if "" in node:  # a word ends here: the longer ones below it are found with it
+            return ""
+        branches = [re.escape(char) + source(below) for char, below in sorted(node.items())]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return re.compile(source(tree))
 
 
 def _filed_under(keyword: str) -> str:

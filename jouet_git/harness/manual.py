@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from jouet_git.call import KIND_SHELL, POST_TOOL_USE, PRE_TOOL_USE, Call
 from jouet_git.errors import JouetError
 from jouet_git.harness import adapter, tool_kind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def build_call(command: str | None, cwd: str, tool: str | None, path: str | None,
@@ -16,12 +19,12 @@ def build_call(command: str | None, cwd: str, tool: str | None, path: str | None
     tool = tool or ("Bash" if command is not None else None)
     if tool is None:
         raise JouetError("give a command to check, or --tool and --path for a file tool")
-    kind = tool_kind(tool, harness)
+    given = tool
     own = adapter(harness) if harness else None
     if own is not None:  # the name a hook of that harness gives the call (apply_patch is Edit, ...)
         tool = own.canonical(tool)
-    if command is not None and tool == "Bash":
-        kind = KIND_SHELL
+    # (a command for Bash is a shell command whatever the harnesses' tables say: they are not read)
+    kind = KIND_SHELL if command is not None and tool == "Bash" else tool_kind(given, harness)
     data = dict(tool_input or {})
     if command is not None:
         data.setdefault("command", command)

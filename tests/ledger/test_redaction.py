@@ -202,6 +202,10 @@ def test_a_short_text_is_redacted_as_if_every_keyword_was_looked_for() -> None:
         sample = generator.sample(regex) if isinstance(regex, str) else None
         if sample is not None and len(sample) < redact.LONG - 20:
             texts.append(f"deploy --with {sample}")
+    # Texts holding no keyword, or only a keyword cut short (what redact.words_pattern must tell
+    # apart in its one scan): nothing is found in them, as looking for every keyword finds nothing.
+    texts += [f"ls {keyword[:-1]} {keyword[1:]}" for keyword in keywords if len(keyword) > 2]
+    texts += ["git status", "npm run build", "cargo test --workspace", "ls -la /srv/app", ""]
     assert all(len(text) < redact.LONG for text in texts)
     texts.append("a keyword made of characters COMMON does not list: ~q~")
     found = 0
@@ -209,6 +213,41 @@ def test_a_short_text_is_redacted_as_if_every_keyword_was_looked_for() -> None:
     for number, text in enumerate(texts, 1):
         spans = redact.secret_spans(text)
         assert spans == every_keyword(text), text
-        assert rules.searched == min(number, redact.BY_CHAR_AFTER)
+        if text:
+            assert rules.searched == min(number, redact.BY_CHAR_AFTER)
         found += bool(spans)
     assert found >= 100
+    assert sum(1 for text in texts if not every_keyword(text)) >= 100
+
+
+def test_words_pattern_finds_a_text_that_holds_any_of_its_words_and_no_other() -> None:
+    """redact.words_pattern: one expression for many words (a tree of their beginnings), matching
+    exactly the texts that hold one of them: words that begin alike, one inside another, characters
+    regular expressions treat specially, and no word at all."""
+    words = ["sk", "sk_live", "skip", "secret", "s.", "a+b", "(x)", "key", "keys", "[q]"]
+    pattern = redact.words_pattern(words)
+    generator = random.Random(5)
+    alphabet = "skiplvecrt._+ab()xyq[]e "
+    texts = ["".join(generator.choice(alphabet) for _ in range(generator.randrange(0, 12))) for _ in range(4000)]
+    texts += words + [w[:-1] for w in words] + ["", "s", "k", "se cret", "a b", "x)"]
+    for text in texts:
+        assert (pattern.search(text) is not None) == any(word in text for word in words), text
+    assert sum(1 for text in texts if pattern.search(text)) > 50
+    assert redact.words_pattern([]).search("anything") is None
+
+
+def test_a_stream_redacts_each_text_as_a_single_call_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After its first few texts, ledger.redact asks one expression whether a text holds any word of
+    its patterns before trying them one by one: what every text comes out as is the same either way,
+    texts with secrets or with only words alike among them."""
+    texts = ["git push https://user:ghp_0123456789abcdefghijABCDEFGHIJ@github.com/o/r.git",
+             "GITHUB_TOKEN=abc123def456 make deploy", "mysql --password hunter2 -u root",
+             "curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig' https://api.example.com",
+             "aws configure set aws_access_key_id AKIAABCDEFGHIJKLMNOP", "ls tok secre passport acc",
+             "echo high ghost", "scp file host:/srv", "git status", "npm run build", "x://y", "a:/b@c"]
+    texts = texts * 2
+    monkeypatch.setattr(ledger, "_ONE_SCAN_AFTER", 1 << 30)
+    one_by_one = [ledger.redact(text) for text in texts]
+    monkeypatch.setattr(ledger, "_ONE_SCAN_AFTER", 0)
+    assert [ledger.redact(text) for text in texts] == one_by_one
+    assert sum(1 for text, out in zip(texts, one_by_one, strict=True) if text != out) >= 10

@@ -14,9 +14,12 @@ hatchling runs this when it builds a wheel. It writes, into the wheel only (neve
 - jouet_git/luau/precompiled.marshal (see jouet_git/luau/precompiled.py), the sandbox's own Lua chunks
   compiled to bytecode by the build's lupa (a build requirement). Without lupa, or if it cannot dump
   them, the wheel is built without it, with a warning: such a jouet compiles the chunks' text in every
-  sandbox (slower, never wrong).
+  sandbox (slower, never wrong);
+- jouet_git/bundle.marshal (see jouet_git/bundle.py), the code of every module of the package compiled
+  by the building Python, in one file a process imports them from (used only by the same Python).
 
-An editable install leaves all three out: a source checkout makes and checks them itself.
+An editable install leaves them all out: a source checkout makes and checks the first three itself,
+and imports its modules as usual.
 """
 
 from __future__ import annotations
@@ -46,12 +49,14 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
                 sys.modules["tomli"] = tomllib
         sys.path.insert(0, self.root)
         try:
+            from jouet_git import bundle
             from jouet_git.engine import prebuilt
             from jouet_git.gitleaks import default
             from jouet_git.luau import precompiled
 
             data = prebuilt.generate(os.path.join(self.root, "rules"), os.path.join(self.root, "plugins"))
             gitleaks = default.make()
+            modules = bundle.generate(os.path.join(self.root, "jouet_git"))
             try:
                 from jouet_git.engine.script_host import builtin_script_texts
 
@@ -69,6 +74,10 @@ class PrebuiltRules(BuildHookInterface):  # type: ignore[type-arg]
         with open(out, "wb") as f:
             f.write(marshal.dumps(data, 4))
         build_data["force_include"][out] = f"jouet_git/{prebuilt.FILE}"
+        out = os.path.join(self._made, bundle.FILE)
+        with open(out, "wb") as f:
+            f.write(modules)
+        build_data["force_include"][out] = f"jouet_git/{bundle.FILE}"
         if bytecode is not None:
             out = os.path.join(self._made, precompiled.FILE)
             with open(out, "wb") as f:

@@ -88,12 +88,16 @@ def _global_color(args: list[str]) -> tuple[list[str], str | None]:
 
 
 def entry() -> None:
-    """The `jouet` program (the console script and `python -m jouet_git`): main(), then exit.
+    """The `jouet` program (the console script and `python -m jouet_git`): main(), then exit. The
+    package's modules are imported from the wheel's bundle.marshal where it can be used (bundle.py).
 
     A hook's process ends without tearing the interpreter down (os._exit once stdout and stderr are
     flushed): every file it wrote is closed by then, it starts no thread and registers nothing to run
     at exit, and the teardown (freeing every module and object one by one, a last garbage
     collection) cost a hook more than reading its payload. Any other command exits as usual."""
+    from jouet_git import bundle
+
+    bundle.install()  # (a wheel's modules, from one file: jouet_git/bundle.py)
     args = sys.argv[1:]
     hook = bool(args) and args[0] == "hook"
     if hook:

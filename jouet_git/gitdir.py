@@ -150,6 +150,89 @@ def index_entries(root: str, repo: Repo | None = None) -> int | None:
     return int.from_bytes(header[8:12], "big")
 
 
+def index_holds_top(repo: Repo, names: tuple[str, ...], hash_size: int, cwd: str) -> bool | None:
+    """Whether the index git uses in REPO (from CWD) holds a file at the top of the work tree named
+    one of NAMES (plain names: no slash, no character git quotes), read from the index's first
+    entries only: entries come sorted by path, so reading stops at the first one past the last of
+    NAMES. True (one is there, in any stage), False (none is), or None when the files cannot say for
+    sure: a split index (most of its entries in a shared file), a version this does not read, a
+    damaged file. The index is <git dir>/index, or the one GIT_INDEX_FILE names (git's hooks set it
+    for a commit of named paths), relative to CWD. HASH_SIZE: the bytes of an object id (20 for
+    SHA-1, 32 for SHA-256)."""
+    if hash_size not in (20, 32):
+        return None
+    index = os.environ.get("GIT_INDEX_FILE") or os.path.join(repo.git_dir, "index")
+    wanted = {name.encode("utf-8", "surrogateescape") for name in names}
+    last = max(wanted)
+    try:
+        for place in {repo.git_dir, repo.common_dir}:
+            if any(entry.startswith("sharedindex.") for entry in os.listdir(place)):
+                return None  # (core.splitIndex: the index holds only what changed since the shared one)
+        with open(os.path.join(cwd, index), "rb") as f:
+            data = f.read(_INDEX_READ)
+    except FileNotFoundError:
+        return False  # no index yet: nothing is staged
+    except OSError:
+        return None
+    if len(data) < 12 or data[:4] != b"DIRC":
+        return None
+    version = int.from_bytes(data[4:8], "big")
+    count = int.from_bytes(data[8:12], "big")
+    if version not in (2, 3, 4):
+        return None
+    fixed = 40 + hash_size  # times, device, inode, mode, ids, size, then the object id
+    at = 12
+    path = b""
+    for _ in range(count):
+        if at + fixed + 2 > len(data):
+            return None  # past what was read (or cut short): unsure
+        flags = int.from_bytes(data[at + fixed:at + fixed + 2], "big")
+        start = at + fixed + 2
+        if flags & 0x4000:  # extended flags (version 3 and later)
+            if version < 3:
+                return None
+            start += 2
+        if version == 4:
+            strip, start = _varint(data, start)
+            end = data.find(b"\0", start)
+            if strip is None or end < 0 or strip > len(path):
+                return None
+            path = path[:len(path) - strip] + data[start:end]
+            at = end + 1
+        else:
+            end = data.find(b"\0", start)
+            if end < 0:
+                return None
+            path = data[start:end]
+            at += (end - at + 8) // 8 * 8  # NUL-padded to a multiple of eight bytes
+        if path in wanted:
+            return True
+        if path > last:
+            return False
+    return False  # every entry read
+
+
+# How much of the index index_holds_top reads: the first entries, where names beginning with "."
+# sort (a larger index is read no further: its names come in order).
+_INDEX_READ = 64 * 1024
+
+
+def _varint(data: bytes, at: int) -> tuple[int | None, int]:
+    """The offset-encoded number at AT in DATA (the index's version 4 path prefix), and where it ends."""
+    if at >= len(data):
+        return None, at
+    byte = data[at]
+    value = byte & 0x7F
+    at += 1
+    while byte & 0x80:
+        if at >= len(data):
+            return None, at
+        byte = data[at]
+        value = ((value + 1) << 7) | (byte & 0x7F)
+        at += 1
+    return value, at
+
+
 # A packed-refs file larger than this is not searched (git answers faster than Python reads it).
 PACKED_REFS_LIMIT = 1 << 20
 # Per-worktree refs live in the worktree's own git dir; every other ref in the common one.

@@ -3,6 +3,7 @@ git itself says on real repositories."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,104 @@ def test_a_git_dir_reached_through_a_link_is_resolved_as_git_resolves_it(tmp_pat
     dangling.mkdir()
     (dangling / ".git").symlink_to(tmp_path / "gone")
     assert gitdir.find(str(dangling)) is None
+
+
+NAMES = (".gitleaks.toml", ".gitleaksignore")
+
+
+def holds(repo: Path, cwd: Path | None = None, size: int = 20) -> bool | None:
+    found = gitdir.find(str(repo))
+    assert found is not None
+    return gitdir.index_holds_top(found, NAMES, size, str(cwd or repo))
+
+
+def fill(repo: Path, names: list[str]) -> None:
+    for name in names:
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(name + "\n")
+    git(repo, "add", "--", *names)
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_the_index_says_whether_a_top_file_is_staged_as_git_ls_files_does(tmp_path: Path, version: str) -> None:
+    """gitdir.index_holds_top reads the index's first entries (each version git writes: 4 shortens
+    each path by the one before it) and answers as `git ls-files` does, for names sorting before,
+    between and after the ones asked about, at the top and below it."""
+    cases = [
+        [".a", ".github/workflows/ci.yml", ".gitleaks", ".gitleaks.tom", "src/app.py"],
+        [".gitleaks.toml/inner", ".gitleaksignore.bak", "sub/.gitleaks.toml"],
+        [".a", ".gitleaksignore", "z"],
+        [".gitleaks.toml"],
+    ]
+    for number, names in enumerate(cases):
+        repo = make_repo(tmp_path / f"r{number}")
+        git(repo, "update-index", f"--index-version={version}")
+        fill(repo, names)
+        if version == "3":
+            (repo / "later.txt").write_text("x\n")
+            git(repo, "add", "-N", "later.txt")  # an intent to add: extended flags, version 3
+        listed = git(repo, "ls-files").split()
+        expected = any(name in listed for name in NAMES)
+        assert expected is (number >= 2)
+        assert holds(repo) is expected, (names, version)
+        assert (repo / ".git" / "index").read_bytes()[4:8] == int(version).to_bytes(4, "big")
+
+
+def test_a_long_index_is_read_only_as_far_as_the_names(tmp_path: Path) -> None:
+    """Past the first 64 KiB the index is not read: names that sort after the ones asked about end the
+    search early whatever the size; names that all sort before them, filling the part read, leave the
+    answer to git (None)."""
+    repo = make_repo(tmp_path / "r")
+    fill(repo, [f"zz/{n:05d}.txt" for n in range(3000)])
+    assert holds(repo) is False
+    fill(repo, [f".aa/{n:05d}-a-long-enough-name-to-fill-the-index.txt" for n in range(2000)])
+    assert holds(repo) is None
+    fill(repo, [".gitleaksignore"])
+    assert holds(repo) is None  # (beyond what is read: git is asked)
+
+
+def test_what_the_index_files_cannot_say_is_left_to_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A split index (its entries mostly in a shared file) and a damaged index give None; no index
+    yet gives False; GIT_INDEX_FILE (git's hooks set it for `git commit PATH`) is the index read."""
+    repo = make_repo(tmp_path / "r")
+    fill(repo, [".gitleaksignore"])
+    other = tmp_path / "other-index"
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other))
+    git(repo, "read-tree", "HEAD")  # the other index: HEAD's files, without .gitleaksignore
+    assert holds(repo) is False
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    assert holds(repo) is True
+    git(repo, "update-index", "--split-index")
+    assert holds(repo) is None
+    git(repo, "update-index", "--no-split-index")
+    for name in os.listdir(repo / ".git"):
+        if name.startswith("sharedindex."):
+            os.unlink(repo / ".git" / name)
+    assert holds(repo) is True
+    (repo / ".git" / "index").write_bytes(b"DIRC\0\0\0\x09\0\0\0\x01")
+    assert holds(repo) is None
+    os.unlink(repo / ".git" / "index")
+    assert holds(repo) is False
+
+
+def test_a_sha256_repository_and_a_conflict(tmp_path: Path) -> None:
+    """Object ids of 32 bytes (a SHA-256 repository); a file in conflict is held (in stages 1 to 3)."""
+    repo = tmp_path / "sha"
+    git(tmp_path, "init", "-q", "--object-format=sha256", "-b", "main", str(repo))
+    git(repo, "config", "user.name", "t")
+    git(repo, "config", "user.email", "t@example.com")
+    fill(repo, [".a", ".gitleaksignore", "z"])
+    assert holds(repo, size=32) is True
+    git(repo, "rm", "-q", "--cached", ".gitleaksignore")
+    assert holds(repo, size=32) is False
+    fill(repo, [".gitleaksignore"])
+    git(repo, "commit", "-q", "-m", "one")
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / ".gitleaksignore").write_text("side\n")
+    git(repo, "commit", "-q", "-am", "side")
+    git(repo, "checkout", "-q", "main")
+    (repo / ".gitleaksignore").write_text("main\n")
+    git(repo, "commit", "-q", "-am", "main")
+    git(repo, "merge", "-q", "side", check=False)
+    assert "UU .gitleaksignore" in git(repo, "status", "--porcelain")
+    assert holds(repo, size=32) is True

@@ -135,16 +135,16 @@ def start_files_reader(cwd: str, deadline: float) -> Reader:
 
 
 def prepare(toplevel: str, commit: str | None, work: str, deadline: float,
-            read_ahead: Reader | None = None) -> Allowlists:
+            read_ahead: Reader | None = None, known: dict[str, bytes] | None = None) -> Allowlists:
     """Lay out COMMIT's config and ignore file under WORK (a private directory) for gitleaks.
     READ_AHEAD: start_head_files() when COMMIT is HEAD, or start_files_reader() (used instead of a
-    new git run)."""
+    new git run). KNOWN: the files, when they are known without git (none is there)."""
     from jouet_git.gitleaks.summary import ConfigSource
 
     directory = os.path.join(work, "allowlists")
     os.mkdir(directory, 0o700)
-    if not commit:
-        files: dict[str, bytes] = {}
+    if not commit or known is not None:
+        files: dict[str, bytes] = dict(known or {})
         if read_ahead is not None:
             read_ahead.abandon()
     elif read_ahead is not None:

@@ -273,17 +273,31 @@ class Pending:
     """A diff started beside other git runs (start_staged, start_outgoing): finish() reads it as
     staged() or outgoing() would have; abandon() when it is not wanted."""
 
-    __slots__ = ("_args", "_budget", "_running")
+    __slots__ = ("_args", "_budget", "_running", "stdout")
 
     def __init__(self, args: list[str], cwd: str, deadline: float, budget: Budget) -> None:
         self._args = args
         self._budget = budget
         self._running = gitrun.start(["git", *_CONFIG, *args], cwd, deadline=deadline,
                                      env=gitrun.git_env(keep_repo=True), max_output=budget.left)
+        self.stdout: bytes | None = None  # what git printed, once finish() read it
 
     def finish(self, parents: dict[str, list[str]] | None = None) -> list[FileChange]:
         """The changes (PARENTS: see parse_patch)."""
-        return _diff(self._args, "", 0.0, self._budget, self._running, parents)
+        return _diff(self._args, "", 0.0, self._budget, self._running, parents, self)
+
+    def names_source(self, *names: str) -> bool:
+        """Whether the diff read (finish) changes a file at the top of the work tree named one of
+        NAMES (plain names, which git never quotes) on its old side: changes, removes, renames or
+        copies it. True when it was not read."""
+        data = self.stdout
+        if data is None:
+            return True
+        for name in names:
+            header = f"diff --git a/{name} ".encode()
+            if data.startswith(header) or b"\n" + header in data:
+                return True
+        return False
 
     def abandon(self) -> None:
         self._running.abandon()
@@ -300,7 +314,8 @@ def start_outgoing(cwd: str, deadline: float, budget: Budget, revisions: list[st
 
 
 def _diff(args: list[str], cwd: str, deadline: float, budget: Budget,
-          running: gitrun.Running | None = None, parents: dict[str, list[str]] | None = None) -> list[FileChange]:
+          running: gitrun.Running | None = None, parents: dict[str, list[str]] | None = None,
+          pending: Pending | None = None) -> list[FileChange]:
     try:
         result = running.result() if running is not None else _git(args, cwd, deadline, max_output=budget.left)
     except gitrun.Timeout as error:
@@ -311,6 +326,8 @@ def _diff(args: list[str], cwd: str, deadline: float, budget: Budget,
         message = result.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"git {args[0]} failed: {message}")
     budget.take(len(result.stdout))
+    if pending is not None:
+        pending.stdout = result.stdout  # (names_source)
     return parse_patch(result.stdout, parents)
 
 

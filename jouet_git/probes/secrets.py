@@ -119,7 +119,8 @@ class _Started:
     """A scan's first steps (_begin): its limits, and the git runs that need no answer from the
     repository, already running (EARLY: each taken out of it as it is used, the rest abandoned)."""
 
-    __slots__ = ("budget", "choice", "early", "end", "gitleaks", "layout", "parents", "revisions", "size")
+    __slots__ = ("allow_absent", "budget", "choice", "early", "end", "gitleaks", "layout", "parents", "revisions",
+                 "size")
 
     def __init__(self, budget: float, end: float, choice: Any, revisions: list[str], size: Any) -> None:
         self.budget = budget
@@ -133,6 +134,9 @@ class _Started:
         self.layout: Any = None
         # An outgoing scan's commits and their parents, as its `git log` printed them.
         self.parents: dict[str, list[str]] = {}
+        # Whether the index holds neither allowlist file (so HEAD has them only if the staged diff
+        # removes or renames them): then they are not read unless it does (_head_allowlists).
+        self.allow_absent = False
 
     def abandon(self) -> None:
         early, self.early = self.early, {}
@@ -220,7 +224,7 @@ def _begin(cwd: str, scope: str, paths: list[str] | None, deadline: float | None
     # allowlists, and `git rev-parse` where the files do not say where the work tree is). Whatever
     # is not used is abandoned. Where the work tree is and the commit HEAD names are read from the
     # files where they can be: HEAD's allowlists are then asked of that very commit.
-    started.layout = _layout(cwd)
+    started.layout, found = _layout(cwd)
     head = started.layout.head if started.layout is not None else "HEAD"
     early = started.early
     try:
@@ -229,7 +233,12 @@ def _begin(cwd: str, scope: str, paths: list[str] | None, deadline: float | None
         elif scope == "outgoing" and revisions:
             early["diff"] = diff.start_outgoing(cwd, end, started.size, revisions)
             early["allow"] = committed.start_files_reader(cwd, end)  # asked once the boundary is known
-        if scope != "outgoing":
+        if scope == "staged" and "diff" in early and found is not None and started.layout is not None:
+            from jouet_git.gitdir import index_holds_top
+
+            size = 32 if started.layout.object_format == "sha256" else 20
+            started.allow_absent = index_holds_top(found, (committed.CONFIG, committed.IGNORE), size, cwd) is False
+        if scope != "outgoing" and not started.allow_absent:
             early["allow"] = committed.start_head_files(cwd, end, head)
         if started.layout is None:
             early["repo"] = diff.start_repo(cwd, end)
@@ -242,24 +251,24 @@ def _begin(cwd: str, scope: str, paths: list[str] | None, deadline: float | None
     return started
 
 
-def _layout(cwd: str) -> Any:
+def _layout(cwd: str) -> tuple[Any, Any]:
     """The work tree around CWD and the commit HEAD names, read from its files (diff.Repo), where git
     would find the same: not when a variable such as GIT_DIR or GIT_WORK_TREE or
     GIT_CEILING_DIRECTORIES changes where git looks, nor before the first commit (which hash the
     repository uses is then git's to say), nor when the files leave the commit unsure
-    (gitdir.head_commit). None: ask `git rev-parse`."""
+    (gitdir.head_commit). None: ask `git rev-parse`. With it, the repository found (gitdir.Repo)."""
     if any(os.environ.get(name) for name in _LAYOUT_VARIABLES):
-        return None
+        return None, None
     from jouet_git import gitdir
     from jouet_git.gitleaks import diff
 
     found = gitdir.find(cwd)
     if found is None:
-        return None
+        return None, None
     known, head = gitdir.head_commit(found)
     if not known or head is None:
-        return None
-    return diff.Repo(found.root, "sha256" if len(head) == 64 else "sha1", head, found.git_dir)
+        return None, None
+    return diff.Repo(found.root, "sha256" if len(head) == 64 else "sha1", head, found.git_dir), found
 
 
 _LAYOUT_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_NAMESPACE",
@@ -284,10 +293,10 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
 
     revisions, end, size, budget = started.revisions, started.end, started.size, started.budget
     gitleaks, choice, early = started.gitleaks, started.choice, started.early
+    pending = early.pop("diff", None)
     try:
         repo = _repository(cwd, started)
-        changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size, early.pop("diff", None),
-                           started.parents)
+        changes = _changes(diff, repo, cwd, scope, paths, revisions, end, size, pending, started.parents)
     except diff.NotARepo as error:
         return None, f"not a git work tree: {error}"
     except diff.TooLarge as error:
@@ -314,7 +323,8 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
                 base = committed.boundary(repo.toplevel, revisions, end, started.parents)
                 allow = committed.prepare(repo.toplevel, base, work, end, early.pop("allow", None))
             else:
-                allow = committed.prepare(repo.toplevel, repo.head, work, end, early.pop("allow", None))
+                allow = committed.prepare(repo.toplevel, repo.head, work, end, early.pop("allow", None),
+                                          _head_allowlists(started, pending))
         except gitrun.Timeout:
             return None, f"the secret scan ran out of its {budget:g} s budget while reading the allowlists"
         except (RuntimeError, OSError) as error:
@@ -357,6 +367,17 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
         return found, None
     finally:
         _remove(work)
+
+
+def _head_allowlists(started: _Started, pending: Any) -> dict[str, bytes] | None:
+    """HEAD's allowlist files when they are known without asking git: none, when the index holds
+    neither (_Started.allow_absent) and the staged diff (PENDING, read) neither removes nor renames
+    one (HEAD's files are the index's but for what the diff changes). None: read them from HEAD."""
+    from jouet_git.gitleaks import committed
+
+    if not started.allow_absent or pending is None or pending.names_source(committed.CONFIG, committed.IGNORE):
+        return None
+    return {}
 
 
 def _work_dir() -> str:

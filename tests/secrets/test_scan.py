@@ -127,6 +127,24 @@ def test_gitleaksignore_of_the_last_commit_silences_a_finding(repo: Path, s: Sec
     assert ".gitleaksignore of commit" in secrets.LAST.allowlists
 
 
+@pytest.mark.parametrize("how", ["rm", "mv", "rm --cached"])
+def test_head_allowlists_hold_when_the_index_drops_them(repo: Path, s: Secrets, how: str) -> None:
+    """HEAD's .gitleaksignore is read from HEAD even when the staged change removes it or renames it:
+    the index then holds no allowlist file, and the staged diff is what says HEAD had one (without
+    it, no `git cat-file` runs: test_keyword_free_change_runs_no_gitleaks_and_two_git_calls)."""
+    commit_file(repo, ".gitleaksignore", "# a test fixture\nsrc/settings.py:aws-access-token:2\n")
+    stage_secrets(repo, s)
+    if how == "mv":
+        git(repo, "mv", ".gitleaksignore", "ignored-before")
+    else:
+        git(repo, *how.split(), ".gitleaksignore")
+    before = gitrun.COUNTS["git"]
+    findings, _ = scan(str(repo), "staged")
+    assert "aws-access-token" not in rules_of(findings) and "github-pat" in rules_of(findings)
+    assert ".gitleaksignore of commit" in secrets.LAST.allowlists
+    assert gitrun.COUNTS["git"] - before == 2  # the diff, then HEAD's files once it said so
+
+
 @pytest.mark.parametrize("where", ["work tree", "index", "same commit"])
 def test_a_gitleaksignore_line_the_agent_writes_silences_nothing(repo: Path, s: Secrets, where: str) -> None:
     stage_secrets(repo, s)
@@ -227,8 +245,9 @@ def test_keyword_free_change_runs_no_gitleaks_and_two_git_calls(repo: Path) -> N
     before = dict(gitrun.COUNTS)
     assert scan(str(repo), "staged") == ([], None)
     assert gitrun.COUNTS["gitleaks"] == before["gitleaks"]
-    # the diff, and HEAD with its allowlists: where the work tree is comes from its files
-    assert gitrun.COUNTS["git"] - before["git"] == 2
+    # the diff alone: where the work tree is comes from its files, and HEAD has no allowlist file
+    # (the index holds none, and the diff removes none: gitdir.index_holds_top)
+    assert gitrun.COUNTS["git"] - before["git"] == 1
     assert secrets.LAST.gitleaks_ran is False
     assert secrets.LAST.allowlists.endswith(git(repo, "rev-parse", "HEAD").strip()[:12])
 
@@ -279,11 +298,12 @@ def test_the_first_commit_asks_git_which_hash_the_repository_uses(tmp_path: Path
 def test_git_calls_per_scope(repo: Path, s: Secrets) -> None:
     (repo / "new.txt").write_text("n = 1\n")
     # HEAD's allowlists are read beside the diff (started before the repository answers), so a scope
-    # with nothing to scan also starts that read: one git more there, none where there is something.
-    # Where the work tree is and the commit HEAD names are read from the files, not from `git
-    # rev-parse`; a push's allowlists are read by a `git cat-file` started before the boundary commit
-    # is known, and the boundary comes from the parents its `git log` printed.
-    for scope, paths, calls in (("staged", None, 2), ("staged", ["new.txt"], 4), ("tracked", None, 2),
+    # with nothing to scan also starts that read: one git more there, none where there is something;
+    # but not for the staged changes when the index holds no allowlist file (then HEAD has none
+    # unless the diff removes one). Where the work tree is and the commit HEAD names are read from the
+    # files, not from `git rev-parse`; a push's allowlists are read by a `git cat-file` started before
+    # the boundary commit is known, and the boundary comes from the parents its `git log` printed.
+    for scope, paths, calls in (("staged", None, 1), ("staged", ["new.txt"], 4), ("tracked", None, 2),
                                 ("tracked", ["new.txt"], 4), ("outgoing", None, 2)):
         before = gitrun.COUNTS["git"]
         scan(str(repo), scope, paths=paths)

@@ -72,13 +72,17 @@ def test_a_scan_asked_with_other_arguments_abandons_the_one_begun(tmp_path: Path
     (repo / "a.py").write_text("x = 2\n")
     (repo / "b.py").write_text("y = 1\n")
     git(repo, "add", "a.py")
-    secrets.read_ahead(str(repo), "staged")
-    assert secrets._AHEAD is not None
-    begun = pids(secrets._AHEAD)
-    assert len(begun) == 2  # the staged diff, and HEAD with its allowlists
-    assert secrets.scan(str(repo), "staged", paths=["b.py"]) == ([], None)
-    assert secrets._AHEAD is None
-    assert all(ended(pid) for pid in begun)
+    for allowlists in (False, True):
+        if allowlists:  # (HEAD's allowlists are read only where the index holds one)
+            (repo / ".gitleaksignore").write_text("# none yet\n")
+            git(repo, "add", ".gitleaksignore")
+        secrets.read_ahead(str(repo), "staged")
+        assert secrets._AHEAD is not None
+        begun = pids(secrets._AHEAD)
+        assert len(begun) == 1 + allowlists  # the staged diff, and HEAD with its allowlists
+        assert secrets.scan(str(repo), "staged", paths=["b.py"]) == ([], None)
+        assert secrets._AHEAD is None
+        assert all(ended(pid) for pid in begun)
 
 
 @pytestmark_gitleaks
@@ -114,7 +118,8 @@ def test_the_scan_s_git_runs_start_before_the_lua_vm(tmp_path: Path, monkeypatch
     from jouet_git.engine import script_host
     from jouet_git.engine.runner import Runner
 
-    repo = make_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    # (a .gitleaksignore in HEAD and the index: HEAD's allowlists are read too, beside the diff)
+    repo = make_repo(tmp_path / "r", {"a.py": "x = 1\n", ".gitleaksignore": "# none yet\n"})
     (repo / "a.py").write_text("x = 2\n")
     git(repo, "add", "a.py")
     events: list[str] = []

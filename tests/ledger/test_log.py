@@ -106,7 +106,17 @@ def test_follow_prints_new_calls_across_a_rotation(tmp_path: Path) -> None:
     proc = subprocess.Popen([*jouet_exe(), "log", "--follow", "--json", "--decision", "deny"], cwd=repo, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(1.0)  # let it reach the end of the ledger
+        # It follows from the end of the ledger once it has started: a marker line, written until it
+        # prints one (however long a loaded machine takes to start it), says it is there.
+        assert proc.stdout is not None
+        chooser = selectors.DefaultSelector()
+        chooser.register(proc.stdout, selectors.EVENT_READ)
+        for attempt in range(240):
+            put("deny", [("marker", "deny")], command=f"marker {attempt}")
+            if chooser.select(0.25):
+                break
+        while json.loads(proc.stdout.readline())["command"] != f"marker {attempt}":
+            pass  # (the markers written while it started, up to the last)
         for i in range(3):
             run_jouet("check", "git stash", cwd=repo, env={"JOUET_LEDGER_MAX_BYTES": "4096"})
             assert json.loads(_read_line(proc))["command"] == "git stash"

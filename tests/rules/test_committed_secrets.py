@@ -396,8 +396,21 @@ def git_runs(command: str, repo: Path, tmp_path: Path) -> tuple[dict[str, object
 
 def test_a_commit_s_scan_runs_two_gits_once_each(repo: Path, tmp_path: Path, s: Secrets) -> None:
     # The scan begun before the VM starts is the one the script asks for: nothing runs twice, and
-    # a plain commit reads where the work tree is from its files (no `git rev-parse`).
+    # a plain commit reads where the work tree is from its files (no `git rev-parse`). HEAD's
+    # allowlist files are read (`git cat-file`) only where the index holds one, or the staged diff
+    # removes or renames one: else HEAD has none.
     stage(repo, {"src/app.py": "x = 1\ny = 8\n"})
+    reply, runs = git_runs("git commit -m 'a clean change'", repo, tmp_path)
+    assert reply is None
+    assert [run.split(" --")[0].split()[-1] for run in runs] == ["diff"], runs
+    stage(repo, {"deploy.sh": f"export GH={s.github}\n"})
+    reply, runs = git_runs("git commit -m 'deploy script'", repo, tmp_path)
+    assert "deploy.sh:1 (github-pat)" in denial(reply)
+    assert len(runs) == 1, runs
+    git(repo, "reset", "-q")
+    stage(repo, {".gitleaksignore": "# nothing ignored yet\n"})
+    git(repo, "commit", "-q", "-m", "an ignore file")
+    stage(repo, {"src/app.py": "x = 1\ny = 9\n"})
     reply, runs = git_runs("git commit -m 'a clean change'", repo, tmp_path)
     assert reply is None
     assert sorted(run.split(" --")[0].split()[-1] for run in runs) == ["cat-file", "diff"], runs

@@ -233,6 +233,72 @@ def _varint(data: bytes, at: int) -> tuple[int | None, int]:
     return value, at
 
 
+def top_of_commit(repo: Repo, commit: str) -> set[str] | None:
+    """The names at the top of COMMIT's tree, read from the loose objects of the commit and its tree
+    (each a zlib-compressed file named by its id, written once by git and never changed); None when
+    either is not a loose object (packed, or in an alternate object store), when replace refs may
+    stand in for an object (`git replace`), or when what is read is not as git writes it."""
+    hex_size = len(commit)
+    if hex_size not in (40, 64) or not _is_object_id(commit) or _replacing(repo):
+        return None
+    body = _loose(repo, commit, b"commit")
+    if body is None or not body.startswith(b"tree ") or body[5 + hex_size:6 + hex_size] != b"\n":
+        return None
+    tree = body[5:5 + hex_size].decode("ascii", "replace")
+    if not _is_object_id(tree):
+        return None
+    entries = _loose(repo, tree, b"tree")
+    if entries is None:
+        return None
+    names: set[str] = set()
+    at = 0
+    id_size = hex_size // 2
+    while at < len(entries):  # "<mode> <name>\0<id>" each
+        space = entries.find(b" ", at)
+        end = entries.find(b"\0", space + 1) if space >= 0 else -1
+        if space < 0 or end < 0 or end + 1 + id_size > len(entries):
+            return None
+        names.add(entries[space + 1:end].decode("utf-8", "surrogateescape"))
+        at = end + 1 + id_size
+    return names
+
+
+def _loose(repo: Repo, oid: str, kind: bytes) -> bytes | None:
+    """The content of the loose object OID when it is a KIND, else None (not loose, another kind, damaged)."""
+    import zlib
+
+    try:
+        with open(os.path.join(repo.common_dir, "objects", oid[:2], oid[2:]), "rb") as f:
+            data = zlib.decompress(f.read())
+    except (OSError, zlib.error):
+        return None
+    header, _, body = data.partition(b"\0")
+    if header != kind + b" " + str(len(body)).encode():
+        return None
+    return body
+
+
+def _replacing(repo: Repo) -> bool:
+    """Whether replace refs may make git read another object than the one named (refs/replace)."""
+    if os.environ.get("GIT_REPLACE_REF_BASE"):
+        return True
+    try:
+        if os.listdir(os.path.join(repo.common_dir, "refs", "replace")):
+            return True
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return True
+    try:
+        with open(os.path.join(repo.common_dir, "packed-refs"), "rb") as f:
+            data = f.read(PACKED_REFS_LIMIT + 1)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return len(data) > PACKED_REFS_LIMIT or b" refs/replace/" in data
+
+
 # A packed-refs file larger than this is not searched (git answers faster than Python reads it).
 PACKED_REFS_LIMIT = 1 << 20
 # Per-worktree refs live in the worktree's own git dir; every other ref in the common one.

@@ -251,3 +251,36 @@ def test_a_sha256_repository_and_a_conflict(tmp_path: Path) -> None:
     git(repo, "merge", "-q", "side", check=False)
     assert "UU .gitleaksignore" in git(repo, "status", "--porcelain")
     assert holds(repo, size=32) is True
+
+
+def test_the_top_of_a_commit_is_read_from_loose_objects_as_git_lists_it(tmp_path: Path) -> None:
+    """gitdir.top_of_commit: the names `git ls-tree --name-only` prints for a commit whose commit and
+    tree objects are loose (SHA-1 and SHA-256); None once they are packed, or where replace refs
+    could make git read another object, or for a damaged object."""
+    for name, init in (("sha1", []), ("sha256", ["--object-format=sha256"])):
+        repo = tmp_path / name
+        git(tmp_path, "init", "-q", *init, "-b", "main", str(repo))
+        git(repo, "config", "user.name", "t")
+        git(repo, "config", "user.email", "t@example.com")
+        fill(repo, [".gitleaksignore", "README.md", "src/app.py", "names with spaces.txt", "ünïcode.txt"])
+        git(repo, "commit", "-q", "-m", "one")
+        found = gitdir.find(str(repo))
+        assert found is not None
+        head = git(repo, "rev-parse", "HEAD").strip()
+        listed = set(git(repo, "-c", "core.quotePath=false", "ls-tree", "--name-only", "HEAD").splitlines())
+        assert gitdir.top_of_commit(found, head) == listed and "src" in listed, name
+        git(repo, "replace", head, git(repo, "commit-tree", "-m", "other", f"{head}^{{tree}}").strip())
+        assert gitdir.top_of_commit(found, head) is None  # (refs/replace)
+        git(repo, "replace", "-d", head)
+        assert gitdir.top_of_commit(found, head) == listed
+        git(repo, "gc", "-q")
+        assert gitdir.top_of_commit(found, head) is None  # packed: git's to read
+    repo = make_repo(tmp_path / "damaged")
+    found = gitdir.find(str(repo))
+    assert found is not None
+    head = git(repo, "rev-parse", "HEAD").strip()
+    loose = Path(found.common_dir) / "objects" / head[:2] / head[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(b"not zlib at all")
+    assert gitdir.top_of_commit(found, head) is None
+    assert gitdir.top_of_commit(found, "not an id") is None

@@ -287,16 +287,20 @@ class Pending:
         return _diff(self._args, "", 0.0, self._budget, self._running, parents, self)
 
     def names_source(self, *names: str) -> bool:
-        """Whether the diff read (finish) changes a file at the top of the work tree named one of
-        NAMES (plain names, which git never quotes) on its old side: changes, removes, renames or
-        copies it. True when it was not read."""
+        """Whether the diff (or a commit's patch) read by finish() touches a file at the top of the
+        work tree named one of NAMES (plain names, which git never quotes): adds, changes, removes,
+        renames or copies it, or renames or copies a file to it. True when it was not read."""
         data = self.stdout
         if data is None:
             return True
         for name in names:
-            header = f"diff --git a/{name} ".encode()
-            if data.startswith(header) or b"\n" + header in data:
+            old = f"diff --git a/{name} ".encode()
+            new = f" b/{name}\n".encode()
+            if data.startswith(old) or b"\n" + old in data:
                 return True
+            for line in data.split(new)[:-1]:  # (each line that ends with NEW: is it a header?)
+                if line[line.rfind(b"\n") + 1:].startswith(b"diff --git a/"):
+                    return True
         return False
 
     def abandon(self) -> None:

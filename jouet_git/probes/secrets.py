@@ -134,8 +134,10 @@ class _Started:
         self.layout: Any = None
         # An outgoing scan's commits and their parents, as its `git log` printed them.
         self.parents: dict[str, list[str]] = {}
-        # Whether the index holds neither allowlist file (so HEAD has them only if the staged diff
-        # removes or renames them): then they are not read unless it does (_head_allowlists).
+        # Whether the allowlist files are known to be absent unless the diff says otherwise, and so
+        # not read ahead: for the staged changes, the index holds neither (HEAD has one only if the
+        # staged diff removes or renames it: _head_allowlists); for a push, HEAD's tree holds
+        # neither (the boundary has one only if an outgoing commit touches it: _boundary_allowlists).
         self.allow_absent = False
 
     def abandon(self) -> None:
@@ -232,7 +234,9 @@ def _begin(cwd: str, scope: str, paths: list[str] | None, deadline: float | None
             early["diff"] = diff.start_staged(cwd, end, started.size)
         elif scope == "outgoing" and revisions:
             early["diff"] = diff.start_outgoing(cwd, end, started.size, revisions)
-            early["allow"] = committed.start_files_reader(cwd, end)  # asked once the boundary is known
+            started.allow_absent = range_ is None and _head_lacks_allowlists(started.layout, found)
+            if not started.allow_absent:
+                early["allow"] = committed.start_files_reader(cwd, end)  # asked once the boundary is known
         if scope == "staged" and "diff" in early and found is not None and started.layout is not None:
             from jouet_git.gitdir import index_holds_top
 
@@ -321,7 +325,8 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
         try:
             if scope == "outgoing":
                 base = committed.boundary(repo.toplevel, revisions, end, started.parents)
-                allow = committed.prepare(repo.toplevel, base, work, end, early.pop("allow", None))
+                allow = committed.prepare(repo.toplevel, base, work, end, early.pop("allow", None),
+                                          _boundary_allowlists(started, pending))
             else:
                 allow = committed.prepare(repo.toplevel, repo.head, work, end, early.pop("allow", None),
                                           _head_allowlists(started, pending))
@@ -367,6 +372,37 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
         return found, None
     finally:
         _remove(work)
+
+
+def _head_lacks_allowlists(layout: Any, found: Any) -> bool:
+    """Whether HEAD's tree surely holds neither allowlist file, read from its loose objects
+    (gitdir.top_of_commit); False when unsure."""
+    if layout is None or found is None or layout.head is None:
+        return False
+    from jouet_git.gitdir import top_of_commit
+    from jouet_git.gitleaks import committed
+
+    names = top_of_commit(found, layout.head)
+    return names is not None and committed.CONFIG not in names and committed.IGNORE not in names
+
+
+def _boundary_allowlists(started: _Started, pending: Any) -> dict[str, bytes] | None:
+    """The boundary commit's allowlist files of a push (HEAD and the commits before it that no remote
+    has), when known without asking git: none, when HEAD's tree holds neither (_Started.allow_absent),
+    the outgoing commits are one line of single-parent commits from one boundary, and none of their
+    patches (PENDING, read) touches either file, so that the boundary's are HEAD's. None: read them."""
+    from jouet_git.gitleaks import committed
+
+    if not started.allow_absent or pending is None or not started.parents:
+        return None
+    parents = started.parents
+    if any(len(p) != 1 for p in parents.values()):
+        return None  # a merge: its patch is not in the log, and its other parent is a second boundary
+    if len({p[0] for p in parents.values() if p[0] not in parents}) != 1:
+        return None
+    if pending.names_source(committed.CONFIG, committed.IGNORE):
+        return None
+    return {}
 
 
 def _head_allowlists(started: _Started, pending: Any) -> dict[str, bytes] | None:

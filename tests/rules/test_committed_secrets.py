@@ -429,6 +429,19 @@ def test_a_push_s_scan_runs_each_git_once(repo: Path, tmp_path: Path, s: Secrets
     # gitleaks itself then runs `git log` and `git ls-remote`.
     scan_runs = [run for run in runs if any(word in run for word in ("--format=%x00%H", "rev-list", "cat-file",
                                                                        "rev-parse"))]
+    # (HEAD's tree, read from its loose objects, holds no allowlist file, and no outgoing commit adds
+    # one: the boundary has none either, and no `git cat-file` runs)
+    assert len(scan_runs) == 1, runs
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    stage(repo, {".gitleaksignore": "# nothing ignored yet\n"})
+    git(repo, "commit", "-q", "-m", "an ignore file")
+    git(repo, "push", "-q", "origin", "feature")
+    stage(repo, {"deploy.sh": f"export GH={s.github}\n"})
+    git(repo, "commit", "-q", "-m", "deploy script")
+    reply, runs = git_runs("git push origin feature", repo, tmp_path)
+    assert "This push would send 1 secret" in denial(reply)
+    scan_runs = [run for run in runs if any(word in run for word in ("--format=%x00%H", "rev-list", "cat-file",
+                                                                       "rev-parse"))]
     assert len(scan_runs) == 2 and len(set(scan_runs)) == 2, runs
 
 

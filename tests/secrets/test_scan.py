@@ -145,6 +145,45 @@ def test_head_allowlists_hold_when_the_index_drops_them(repo: Path, s: Secrets, 
     assert gitrun.COUNTS["git"] - before == 2  # the diff, then HEAD's files once it said so
 
 
+def test_a_push_reads_the_boundarys_allowlists_whenever_the_outgoing_commits_could_change_them(
+        tmp_path: Path, s: Secrets, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A push's allowlists are its boundary's (the newest commit a remote has). They are taken as
+    HEAD's (none, read from its loose objects: no `git cat-file`) only when the outgoing commits are
+    one line of single-parent commits none of whose patches touches an allowlist file; an outgoing
+    commit that removes the boundary's .gitleaksignore, or a merge among the outgoing commits, has
+    them read from the boundary."""
+    remote = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    repo = make_repo(tmp_path / "work", {"README.md": "hello\n"})
+    git(repo, "remote", "add", "origin", str(remote))
+    commit_file(repo, ".gitleaksignore", "settings.py:aws-access-token:1\n")
+    git(repo, "push", "-q", "origin", "main")
+    commit_file(repo, "settings.py", f'AWS = "{s.aws}"\n')
+    git(repo, "rm", "-q", ".gitleaksignore")
+    git(repo, "commit", "-q", "-m", "the ignore file goes")
+    before = gitrun.COUNTS["git"]
+    findings, reason = scan(str(repo), "outgoing")
+    assert reason is None and "aws-access-token" not in rules_of(findings), findings  # the boundary's ignore
+    assert ".gitleaksignore of commit" in secrets.LAST.allowlists
+    assert gitrun.COUNTS["git"] - before == 2  # the commits, then the boundary's files
+    # A merge among the outgoing commits brings in a remote branch that removed the ignore file: the log
+    # shows no patch for it, HEAD's tree has no ignore file, and the commits have two boundaries. The
+    # scan answers as it does when it never takes HEAD's allowlists for the boundary's.
+    git(repo, "reset", "-q", "--hard", "origin/main")
+    git(repo, "switch", "-q", "-c", "cleanup")
+    git(repo, "rm", "-q", ".gitleaksignore")
+    git(repo, "commit", "-q", "-m", "no ignore file")
+    git(repo, "push", "-q", "origin", "cleanup")
+    git(repo, "switch", "-q", "main")
+    commit_file(repo, "settings.py", f'AWS = "{s.aws}"\n')
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge cleanup", "origin/cleanup")
+    assert not (repo / ".gitleaksignore").exists()
+    taken = scan(str(repo), "outgoing"), secrets.LAST.allowlists
+    monkeypatch.setattr(secrets, "_head_lacks_allowlists", lambda *_: False)
+    read = scan(str(repo), "outgoing"), secrets.LAST.allowlists
+    assert taken == read and taken[0][1] is None
+
+
 @pytest.mark.parametrize("where", ["work tree", "index", "same commit"])
 def test_a_gitleaksignore_line_the_agent_writes_silences_nothing(repo: Path, s: Secrets, where: str) -> None:
     stage_secrets(repo, s)
@@ -300,11 +339,12 @@ def test_git_calls_per_scope(repo: Path, s: Secrets) -> None:
     # HEAD's allowlists are read beside the diff (started before the repository answers), so a scope
     # with nothing to scan also starts that read: one git more there, none where there is something;
     # but not for the staged changes when the index holds no allowlist file (then HEAD has none
-    # unless the diff removes one). Where the work tree is and the commit HEAD names are read from the
-    # files, not from `git rev-parse`; a push's allowlists are read by a `git cat-file` started before
-    # the boundary commit is known, and the boundary comes from the parents its `git log` printed.
+    # unless the diff removes one), nor for a push whose HEAD's tree holds none (read from its loose
+    # objects: gitdir.top_of_commit). Where the work tree is and the commit HEAD names are read from
+    # the files, not from `git rev-parse`; otherwise a push's allowlists are read by a `git cat-file`
+    # started before the boundary commit is known, which comes from the parents its `git log` printed.
     for scope, paths, calls in (("staged", None, 1), ("staged", ["new.txt"], 4), ("tracked", None, 2),
-                                ("tracked", ["new.txt"], 4), ("outgoing", None, 2)):
+                                ("tracked", ["new.txt"], 4), ("outgoing", None, 1)):
         before = gitrun.COUNTS["git"]
         scan(str(repo), scope, paths=paths)
         assert gitrun.COUNTS["git"] - before == calls, (scope, paths)

@@ -225,3 +225,38 @@ def test_the_reader_puts_an_inline_programs_reads_on_its_command(script: str, re
 
     interpreter = [c for c in parse(script).commands if c.program in ("python3", "perl", "ruby")]
     assert interpreter[0].reads == reads
+
+
+def test_python_without_an_import_or_a_known_call_is_not_parsed() -> None:
+    program = """
+import json, sys
+from jouet_git.shell import parse
+parse("python3 -c 'print(1)'; python3 -c 'x = [i * 2 for i in range(9)]; print(sum(x))'", 0)
+print(json.dumps("ast" in sys.modules))
+"""
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "false"
+
+
+@pytest.mark.parametrize("code", [
+    *PY, *(code for language, code, _, _ in READS if language == "python"),
+    "subprocess.run(['git', 'reset', '--hard'])",  # no import, still read as written
+    "os . system ('git reset --hard')",
+    "print(open('.env').read())",
+    "exec('os.system(\"git reset --hard\")')",
+    "shutil.copy('.env', '/tmp/x')",
+    "x = pathlib.Path('.env'); print(x.read_text())",
+    "os.execvp('git', ['git', 'reset', '--hard'])",
+    "dotenv.dotenv_values('.env')",
+    "print(1)",
+    "print(sum(i for i in range(10)))",
+    "ｏｓ.ｓｙｓｔｅｍ('git reset --hard')",  # Python reads these names as os.system
+    "ｐｒｉｎｔ(ｏｐｅｎ('.env').read())",
+])
+def test_skipping_the_parse_finds_what_parsing_finds(code: str) -> None:
+    from jouet_git.shell.inline import _python_reader, inspect
+
+    reader = _python_reader(code, 0, [".env"])
+    full = (reader.found, reader.reads) if reader is not None else ([], [])
+    assert inspect("python", code, {}, [".env"]) == full
+

@@ -94,6 +94,36 @@ def test_inline_programs_that_only_read_write_nothing(command: str) -> None:
     assert written(command) == []
 
 
+def test_the_write_pattern_s_needles_cover_every_match() -> None:
+    # Code holding none of _WRITE_NEEDLES is never searched with _WRITE_CALL: each string one of
+    # which every match of the pattern holds must itself hold one of them.
+    from jouet_git.engine.needles import needles
+    from jouet_git.shell import writes as writes_module
+
+    found = needles(writes_module._WRITE_CALL)
+    assert found is not None
+    assert all(any(mine in needle for mine in writes_module._WRITE_NEEDLES) for needle in found), found
+
+
+def test_inline_code_without_a_write_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    searched: list[str] = []
+    original = re.search
+
+    def search(pattern: str, *args: object) -> object:
+        searched.append(pattern)
+        return original(pattern, *args)  # type: ignore[call-overload]
+
+    from jouet_git.shell import writes as writes_module
+
+    monkeypatch.setattr(writes_module.re, "search", search)
+    assert written("python3 -c 'import sys; print(sys.version)'") == []
+    assert searched == []
+    assert written("python3 -c \"open('/x/a.txt', 'w')\"") == [("/x/a.txt", "python3 (inline code)", False)]
+    assert writes_module._WRITE_CALL in searched
+
+
 @pytest.mark.parametrize(("args", "keys"), [
     (["core.hooksPath", "/dev/null"], ["core.hookspath"]),
     (["--global", "CORE.HOOKSPATH", "x"], ["core.hookspath"]),

@@ -23,7 +23,16 @@ from __future__ import annotations
 import re
 
 from jouet_git import cmdline
-from jouet_git.shell.maywrite import ALL, DESTINATION, INTERPRETERS, MODE, NOT_FILES, REMOVE_ALL
+from jouet_git.shell.maywrite import (
+    ALL,
+    DESTINATION,
+    INTERPRETERS,
+    MODE,
+    NOT_FILES,
+    REMOVE_ALL,
+    WRITE_NEEDLES,
+    inline_code,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -362,12 +371,6 @@ _WRITE_CALL = (
     r"""|\bsystem\s*\(|\bsubprocess\b|\bpopen\b|\bspawn\w*|\bexec\w*\s*\(|`"""
 )
 _LITERAL = r"""'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)\""""
-# One of these is in every match of _WRITE_CALL (a test checks it with engine/needles.py): code that
-# holds none of them writes nothing, and the pattern is neither compiled nor run for it
-# (`python3 -c 'print(1)'`). Taking out string literals only removes text, so the raw code is asked.
-_WRITE_NEEDLES = ("open", "File.", "FileUtils", "IO.write", "`", "appendFile", "chmod", "chown", "copy",
-                  "createWriteStream", "exec", "file_put_contents", "link", "move", "remove", "rename",
-                  "replace", "rm", "spawn", "subprocess", "system", "truncate", "writeFile", "write_")
 _HOME_JOIN = r"""home\s*\(\s*\)|expanduser|\$HOME|\bHOME\b|homedir\s*\(|\$ENV\{\s*HOME"""
 
 
@@ -376,7 +379,7 @@ def _inline(command: Command, add: _Adder) -> None:
     code = inline_code(command)
     # Look for a write in the code itself, not in what its strings say (a path may hold `popen`);
     # short strings stay, since they are the modes ('w', "a+", '>').
-    if not code or not any(needle in code for needle in _WRITE_NEEDLES) or \
+    if not code or not any(needle in code for needle in WRITE_NEEDLES) or \
             not re.search(_WRITE_CALL, re.sub(_LITERAL, _mode_only, code)):
         return
     how = f"{command.program} (inline code)"
@@ -405,43 +408,6 @@ def _path_like(text: str) -> bool:
     if not text or len(text) > 4096 or "\n" in text:
         return False
     return "/" in text or text.startswith(("~", ".")) or text.endswith((".toml", ".json", ".luau"))
-
-
-def inline_code(command: Command) -> str:
-    """The code an interpreter command runs from its words or standard input, or ""."""
-    program = command.program
-    argv = command.argv
-    parts: list[str] = []
-    if program.startswith(("python", "pypy")):
-        for k, word in enumerate(argv[1:], 1):
-            if word == "-c" and k + 1 < len(argv):
-                parts.append(argv[k + 1])
-                break
-            if word.startswith("-") and not word.startswith("--") and "c" in word[1:] and \
-                    word[1:].rstrip("c").isalpha():
-                rest = word[word.index("c") + 1:]
-                parts.append(rest or (argv[k + 1] if k + 1 < len(argv) else ""))
-                break
-            if not word.startswith("-"):
-                break  # a script: its here-document (if any) is data
-        else:
-            parts.extend(command.heredocs)
-    else:
-        flags = _INTERPRETERS.get(program, ())
-        found = False
-        for k, word in enumerate(argv[1:], 1):
-            if word in flags and k + 1 < len(argv):
-                parts.append(argv[k + 1])
-                found = True
-            elif program == "perl" and word.startswith(("-e", "-E")) and len(word) > 2:
-                parts.append(word[2:])
-                found = True
-            elif program == "perl" and word.startswith("-") and word[-1:] in ("e", "E") and k + 1 < len(argv):
-                parts.append(argv[k + 1])  # -pie 'code'
-                found = True
-        if not found and all(w.startswith("-") or w == "-" for w in argv[1:]):
-            parts.extend(command.heredocs)
-    return "\n".join(parts)
 
 
 # -- git ------------------------------------------------------------------------------------------

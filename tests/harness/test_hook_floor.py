@@ -82,6 +82,11 @@ COMMANDS = [
     "env X=1 touch f", "timeout 5 cp a b", "vim f", "nano f", "patch -p1 < fix.diff", "shred -u f",
     "cat > notes.md <<'EOF'\nhello\nEOF", "python3 - <<'EOF'\nopen('f', 'w').write('x')\nEOF",
     "git log --grep rm", "echo rm", "ls > listing.txt", "git status > out.txt",
+    "python3 script.py", "python3 -W ignore -c 'import shutil; shutil.copy(\"a\", \"b\")'", "node server.js",
+    "node -e 'console.log(1)'", "deno eval 'Deno.removeSync(\"f\")'", "php -r 'unlink(\"f\");'",
+    "python3 -c 'import pathlib; pathlib.Path(\"f\").write_text(\"x\")'", "perl script.pl",
+    "python3 -c 'import os; os.rename(\"a\", \"b\")'", "bun -e 'await Bun.write(\"f\", \"x\")'",
+    "python3 -c \"import os; os.system('rm -rf d')\"", "node -p 'fs.unlinkSync(\"f\")'",
 ]
 
 
@@ -92,7 +97,8 @@ def test_may_write_is_true_whenever_writes_finds_a_write(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", ["git status", "git log --oneline -5", "ls -la", "grep -rn foo src",
-                                     "echo x > /dev/null", "cat a b"])
+                                     "echo x > /dev/null", "cat a b", "python3 script.py", "python3 -c 'print(1)'",
+                                     "node -e 'console.log(1)'", "python3 -m pytest -q"])
 def test_may_write_is_false_for_plain_reads(command: str) -> None:
     assert not may_write(parse(command).commands)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jouet_git.shell import parse
+from jouet_git.shell.maywrite import WRITE_NEEDLES, may_write
 from jouet_git.shell.writes import git_config_keys, writes
 
 
@@ -95,14 +96,14 @@ def test_inline_programs_that_only_read_write_nothing(command: str) -> None:
 
 
 def test_the_write_pattern_s_needles_cover_every_match() -> None:
-    # Code holding none of _WRITE_NEEDLES is never searched with _WRITE_CALL: each string one of
+    # Code holding none of WRITE_NEEDLES is never searched with _WRITE_CALL: each string one of
     # which every match of the pattern holds must itself hold one of them.
     from jouet_git.engine.needles import needles
     from jouet_git.shell import writes as writes_module
 
     found = needles(writes_module._WRITE_CALL)
     assert found is not None
-    assert all(any(mine in needle for mine in writes_module._WRITE_NEEDLES) for needle in found), found
+    assert all(any(mine in needle for mine in WRITE_NEEDLES) for needle in found), found
 
 
 def test_inline_code_without_a_write_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) -> None:

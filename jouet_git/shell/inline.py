@@ -277,10 +277,11 @@ def inspect(language: str, code: str, presets: dict[str, str] | None = None,
     if len(code) > MAX_CODE:
         return [], []
     if language == "python":
-        if code.isascii() and "import" not in code and not any(name in code for name in _PY_CALLED):
-            # Without an import (or __import__), a call the reader knows is written with its last
-            # name as it is (`subprocess.run`, `open`, `Path(p).read_text`): none here, nothing to find,
-            # and ast is not imported (`python3 -c 'print(1)'`). Not ASCII: Python reads `ｏｐｅｎ` as open.
+        if code.isascii() and not any(name in code for name in _PY_CALLED):
+            # A call the reader knows holds its last name as written (`subprocess.run`, `open`,
+            # `Path(p).read_text`), or names it in the import that renames it (`from os import system
+            # as s`): none here, nothing to find, and ast is not imported (`python3 -c 'import sys;
+            # print(sys.version)'`). Not ASCII: Python reads `ｏｐｅｎ` as open.
             return [], []
         reader = _python_reader(code, 0, operands or [])
         return (reader.found, reader.reads) if reader is not None else ([], [])
@@ -319,8 +320,8 @@ _PY_READ_FIRST = frozenset({
 _PY_PATHS = frozenset({"pathlib.Path", "pathlib.PosixPath", "pathlib.PurePath", "pathlib.PurePosixPath"})
 _PY_PATH_READS = frozenset({"read_text", "read_bytes", "open"})
 _WRITE_MODE = frozenset("wax")
-# The last names of every call the reader looks at (_PyReader.call and read_call): with no import in
-# the program, a call it knows holds one of them as written.
+# The last names of every call the reader looks at (_PyReader.call and read_call): a program that
+# makes such a call holds one of them, at the call or in the import that gives it another name.
 _PY_CALLED = tuple(sorted(
     {name.rpartition(".")[2] for name in _PY_SHELL | _PY_RUN | _PY_OPEN | _PY_READ_FIRST} | _PY_PATH_READS
     | {"exec", "spawn", "eval", "dotenv_values"}))

@@ -165,7 +165,7 @@ import json, sys
 from jouet_git.shell import parse
 parse("perl -e 'system(1)'; awk '{print}'; node -e 'x'", 0)
 before = "ast" in sys.modules
-parse("python3 -c 'import os'", 0)
+parse("python3 -c 'import os; os.system(1)'", 0)
 print(json.dumps([before, "ast" in sys.modules]))
 """
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
@@ -227,11 +227,11 @@ def test_the_reader_puts_an_inline_programs_reads_on_its_command(script: str, re
     assert interpreter[0].reads == reads
 
 
-def test_python_without_an_import_or_a_known_call_is_not_parsed() -> None:
+def test_python_without_a_known_call_is_not_parsed() -> None:
     program = """
 import json, sys
 from jouet_git.shell import parse
-parse("python3 -c 'print(1)'; python3 -c 'x = [i * 2 for i in range(9)]; print(sum(x))'", 0)
+parse("python3 -c 'print(1)'; python3 -c 'import sys; print(sys.version)'", 0)
 print(json.dumps("ast" in sys.modules))
 """
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
@@ -249,7 +249,10 @@ print(json.dumps("ast" in sys.modules))
     "os.execvp('git', ['git', 'reset', '--hard'])",
     "dotenv.dotenv_values('.env')",
     "print(1)",
-    "print(sum(i for i in range(10)))",
+    "import sys; print(sys.version)",
+    "from subprocess import run as go; go(['git', 'reset', '--hard'])",
+    "from builtins import open as o; print(o('.env').read())",
+    "import subprocess as s, os; s.check_call(['git', 'reset', '--hard'])",
     "ｏｓ.ｓｙｓｔｅｍ('git reset --hard')",  # Python reads these names as os.system
     "ｐｒｉｎｔ(ｏｐｅｎ('.env').read())",
 ])

@@ -57,9 +57,24 @@ def may_write(commands: list[Command]) -> bool:
             code = inline_code(command)
             if code and any(needle in code for needle in WRITE_NEEDLES):
                 return True
+        elif program == "curl":
+            # curl writes a file only when an option says so (shell/downloads.py): a long one of
+            # these, or a short one among -o -O -D -c (in a cluster: `-sSo f`)
+            if any(_curl_writes(word) for word in command.argv[1:]):
+                return True
         elif program in WRITERS:
             return True
     return False
+
+
+_CURL_WRITING = ("--output", "--remote-name", "--dump-header", "--cookie-jar", "--trace", "--stderr", "--libcurl",
+                 "--etag-save", "--hsts", "--alt-svc", "--config")
+
+
+def _curl_writes(word: str) -> bool:
+    if word.startswith("--"):
+        return word.startswith(_CURL_WRITING)
+    return word.startswith("-") and any(letter in word for letter in "oODcJK")
 
 
 def inline_code(command: Command) -> str:

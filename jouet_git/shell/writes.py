@@ -29,6 +29,7 @@ from jouet_git.shell.maywrite import (
     INTERPRETERS,
     MODE,
     NOT_FILES,
+    OPTION_WRITERS,
     REMOVE_ALL,
     WRITE_NEEDLES,
     inline_code,
@@ -153,9 +154,12 @@ def join(base: str | bool | None, path: str) -> tuple[str, bool]:
     return f"{str(base).rstrip('/')}/{path}", False
 
 
-def _split(argv: list[str], program: str, first: int = 1) -> tuple[list[str], dict[str, str]]:
-    """(operands, options with their values) of argv[first:]; an option's value goes with it."""
-    values = _VALUES.get(program, frozenset())
+def _split(argv: list[str], program: str, first: int = 1,
+           values: frozenset[str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """(operands, options with their values) of argv[first:]; an option's value goes with it (VALUES:
+    the options taking one, else PROGRAM's)."""
+    if values is None:
+        values = _VALUES.get(program, frozenset())
     operands: list[str] = []
     options: dict[str, str] = {}
     i = first
@@ -228,10 +232,8 @@ def _command_writes(command: Command, add: _Adder) -> None:
     elif program == "unzip":
         operands, options = _split(argv, program)
         add(options.get("-d") or ".", "unzip", removes=True)
-    elif program in ("curl", "wget"):
-        from jouet_git.shell import downloads
-
-        (downloads.curl if program == "curl" else downloads.wget)(argv, add)
+    elif program in OPTION_WRITERS:
+        _option_writer(program, argv, add)
     elif program == "find":
         _find(argv, add)
     elif program.startswith(("python", "pypy")) or program in _INTERPRETERS:
@@ -330,6 +332,30 @@ def _destination(program: str, argv: list[str], add: _Adder) -> None:
         name = source.rstrip("/").rpartition("/")[2]
         if name and name not in (".", ".."):
             add(f"{dest.rstrip('/')}/{name}", program)
+
+
+def _option_writer(program: str, argv: list[str], add: _Adder) -> None:
+    """A program whose writes hide in its options or follow its input's names (shell/writers.py)."""
+    from jouet_git.shell import writers
+
+    if program == "curl":
+        writers.curl(argv, add)
+    elif program == "wget":
+        writers.wget(argv, add)
+    elif program == "aria2c":
+        writers.aria2c(argv, add)
+    elif program in ("http", "https"):
+        writers.httpie(argv, add)
+    elif program == "sort":
+        writers.sort(argv, add)
+    elif program == "uniq":
+        writers.uniq(argv, add)
+    elif program in ("split", "csplit"):
+        writers.split(program, argv, add)
+    elif program in ("7z", "7za", "7zr"):
+        writers.seven_zip(argv, add)
+    else:
+        writers.compressor(program, argv, add)
 
 
 def _find(argv: list[str], add: _Adder) -> None:
@@ -434,6 +460,36 @@ def _git(command: Command, add: _Adder) -> None:
         for key in git_config_keys(argv[i + 1:]):
             file = _git_config_file(argv[i + 1:])
             add(file, "git config", base=here, key=key)
+    elif sub in ("clone", "worktree", "archive"):
+        _git_new_files(sub, argv, i + 1, add, here)
+
+
+_GIT_VALUES = {
+    "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able",
+                        "--separate-git-dir", "--depth", "-c", "--config", "--template", "-j", "--jobs", "--filter",
+                        "--shallow-since", "--shallow-exclude", "--bundle-uri", "--server-option", "--ref-format"}),
+    "worktree": frozenset({"-b", "-B", "--reason", "--orphan"}),
+    "archive": frozenset({"-o", "--output", "--format", "--prefix", "--remote", "--exec", "--add-file",
+                          "--add-virtual-file", "--mtime"}),
+}
+
+
+def _git_new_files(sub: str, argv: list[str], first: int, add: _Adder, here: str | bool | None) -> None:
+    """What git clone (its directory), git worktree add (its path) and git archive -o (its file) write."""
+    operands, options = _split(argv, "", first, _GIT_VALUES[sub])
+    if sub == "clone":
+        if len(operands) >= 2:
+            add(operands[1], "git clone", base=here)
+        elif operands:
+            name = operands[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+            add(name[:-4] if name.endswith(".git") else name, "git clone", base=here)
+        if options.get("--separate-git-dir"):
+            add(options["--separate-git-dir"], "git clone", base=here)
+    elif sub == "worktree":
+        if len(operands) >= 2 and operands[0] == "add":
+            add(operands[1], "git worktree add", base=here)
+    elif options.get("-o") or options.get("--output"):
+        add(options.get("-o") or options["--output"], "git archive -o", base=here)
 
 
 def _git_config_file(args: list[str]) -> str:

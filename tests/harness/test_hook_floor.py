@@ -89,7 +89,9 @@ COMMANDS = [
     "python3 -c \"import os; os.system('rm -rf d')\"", "node -p 'fs.unlinkSync(\"f\")'",
     "curl -sSo f https://x", "curl --output=f https://x", "curl -ofile https://x", "curl -s -o f https://x",
     "curl -sL https://x", "wget -qO f https://x", "wget --output-document=f https://x", "wget -Of https://x",
-    "wget https://x", "curl --output-dir d -O https://x/f",
+    "wget https://x", "curl --output-dir d -O https://x/f", "sort -o f in", "sort -ruo f in", "sort --output=f in",
+    "uniq in out", "uniq -c in", "sort in", "echo x | sponge f", "gzip f", "gzip -c f", "split -l 5 f p",
+    "git clone https://x/r.git", "git worktree add ../wt", "git archive -o a.tar HEAD", "7z x a.7z -oout",
 ]
 
 
@@ -102,7 +104,8 @@ def test_may_write_is_true_whenever_writes_finds_a_write(command: str) -> None:
 @pytest.mark.parametrize("command", ["git status", "git log --oneline -5", "ls -la", "grep -rn foo src",
                                      "echo x > /dev/null", "cat a b", "python3 script.py", "python3 -c 'print(1)'",
                                      "node -e 'console.log(1)'", "python3 -m pytest -q",
-                                     "curl -s https://example.com", "curl -sSL -H 'Accept: x' https://x"])
+                                     "curl -s https://example.com", "curl -sSL -H 'Accept: x' https://x",
+                                     "sort -u names.txt", "uniq -c names.txt", "sort -k2 -t, data.csv"])
 def test_may_write_is_false_for_plain_reads(command: str) -> None:
     assert not may_write(parse(command).commands)
 

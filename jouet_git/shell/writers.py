@@ -1,12 +1,16 @@
-"""The files curl and wget write, read from their command lines (for shell/writes.py).
+"""The files written by programs that say where in their options or name them after their input
+(for shell/writes.py).
 
 curl writes where -o names (into --output-dir when that is given), the last part of each URL's path
 with -O (--remote-name, --remote-name-all), whatever name the server gives with -J (the directory is
 reported then), and the files its header, cookie, trace and log options name. wget writes the last
 part of each URL's path (index.html for a path ending in /) into -P's directory unless -O names the
 file, a whole tree under that directory with -r, -m or -p, and its log where -o or -a names one.
-A value of `-` is standard output. Short options cluster (`-sSo f`, `-qO-`) and take their value
-attached or as the next word.
+aria2c writes into -d's directory (-o's name, or the URL's), httpie's --download where -o names or the
+URL's name. sort writes -o's file, uniq its second operand, split and csplit files named after their
+prefix. gzip, bzip2, xz and zstd replace each file they are given (file.gz for file, or back), unless
+they write to standard output; 7z extracts into -o's directory. A value of `-` is standard output.
+Short options cluster (`-sSo f`, `-qO-`, `sort -uo f`) and take their value attached or as the next word.
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    # add(path, how): one file written
+    # add(path, how): one file written; the other also says whether it is removed
     Add = Callable[[str, str], None]
+    AddRemoving = Callable[[str, str, bool], None]
 
 # Short options that take a value (the rest of the cluster, or the next word).
 _CURL_SHORT_VALUES = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
@@ -149,3 +154,112 @@ def wget(argv: list[str], add: Add) -> None:
     else:
         for url in operands:
             add(_within(directory, url_name(url, "index.html")), "wget")
+
+
+def aria2c(argv: list[str], add: Add) -> None:
+    options, operands = read(argv, frozenset("dojsxikc"), frozenset({"--dir", "--out", "--input-file", "--split",
+                                                                       "--max-connection-per-server"}))
+    values = dict(options)
+    directory = values.get("-d") or values.get("--dir") or ""
+    out = values.get("-o") or values.get("--out")
+    if values.get("-i") or values.get("--input-file"):
+        add(directory or ".", "aria2c -i")
+    elif out:
+        add(_within(directory, out), "aria2c")
+    else:
+        for url in operands:
+            name = url_name(url, "index.html")
+            if name:
+                add(_within(directory, name), "aria2c")
+
+
+def httpie(argv: list[str], add: Add) -> None:
+    options, operands = read(argv, frozenset("oaAv"), frozenset({"--output", "--auth", "--auth-type", "--session",
+                                                                   "--session-read-only", "--verify", "--cert",
+                                                                   "--cert-key", "--print", "--pretty", "--style"}))
+    values = dict(options)
+    out = values.get("-o") or values.get("--output")
+    if out and out != "-":
+        add(out, "http -o")
+    elif "-d" in values or "--download" in values:
+        urls = [word for word in operands if word not in ("GET", "POST", "PUT", "HEAD", "DELETE", "PATCH")]
+        if urls:
+            name = url_name(urls[0], "index.html")
+            if name:
+                add(name, "http --download")
+
+
+def sort(argv: list[str], add: Add) -> None:
+    options, _ = read(argv, frozenset("okStT"), frozenset({"--output", "--key", "--field-separator", "--buffer-size",
+                                                             "--temporary-directory", "--files0-from", "--batch-size",
+                                                             "--parallel", "--compress-program", "--random-source"}))
+    for name, value in options:
+        if name in ("-o", "--output") and value and value != "-":
+            add(value, "sort -o")
+
+
+def uniq(argv: list[str], add: Add) -> None:
+    _, operands = read(argv, frozenset("fsw"), frozenset({"--skip-fields", "--skip-chars", "--check-chars",
+                                                            "--all-repeated", "--group"}))
+    if len(operands) >= 2 and operands[1] != "-":
+        add(operands[1], "uniq")
+
+
+def split(program: str, argv: list[str], add: Add) -> None:
+    """split FILE PREFIX, csplit -f PREFIX FILE PATTERN...: files named PREFIX and a suffix."""
+    if program == "split":
+        _, operands = read(argv, frozenset("abCdlnt"), frozenset({"--suffix-length", "--additional-suffix",
+                                                                    "--bytes", "--line-bytes", "--lines", "--number",
+                                                                    "--separator", "--filter", "--numeric-suffixes",
+                                                                    "--hex-suffixes"}))
+        prefix = operands[1] if len(operands) >= 2 else "x"
+    else:
+        options, _ = read(argv, frozenset("bfn"), frozenset({"--suffix-format", "--prefix", "--digits"}))
+        values = dict(options)
+        prefix = values.get("-f") or values.get("--prefix") or "xx"
+    add(prefix + "*", program)
+
+
+_COMPRESSORS = {"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
+                "lzma": ".lzma", "unlzma": ".lzma", "zstd": ".zst", "unzstd": ".zst", "lz4": ".lz4", "pigz": ".gz",
+                "unpigz": ".gz"}
+_DECOMPRESSORS = frozenset({"gunzip", "bunzip2", "unxz", "unlzma", "unzstd", "unpigz"})
+
+
+def compressor(program: str, argv: list[str], add: AddRemoving) -> None:
+    """Each FILE becomes FILE.gz (or back with -d): the one is written, the other removed; nothing
+    with -c (standard output), -t (a test) or -l (a listing). zstd and lz4 keep the input unless
+    told to remove it; a write is reported for it all the same."""
+    options, operands = read(argv, frozenset("bSoLTM#") if program in ("zstd", "unzstd", "lz4") else frozenset("S"),
+                             frozenset({"--suffix", "--output", "--threads", "--memory"}))
+    names = {name for name, _ in options}
+    if names & {"-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"}:
+        return
+    values = dict(options)
+    suffix = values.get("-S") or values.get("--suffix") or _COMPRESSORS[program]
+    out = values.get("-o") or values.get("--output")
+    unpack = program in _DECOMPRESSORS or bool(names & {"-d", "--decompress", "--uncompress"})
+    for operand in operands:
+        if operand == "-":
+            continue
+        add(operand, program, True)
+        if out:
+            add(out, program, False)
+        elif unpack:
+            add(operand[: -len(suffix)] if operand.endswith(suffix) else operand + ".out", program, False)
+        else:
+            add(operand + suffix, program, False)
+
+
+def seven_zip(argv: list[str], add: Add) -> None:
+    """7z x/e ARCHIVE -oDIR extracts into DIR (the working directory without -o); 7z a ARCHIVE writes it."""
+    words = argv[1:]
+    if not words:
+        return
+    command = words[0]
+    rest = [w for w in words[1:] if not w.startswith("-")]
+    out = next((w[2:] for w in words[1:] if w.startswith("-o")), None)
+    if command in ("x", "e"):
+        add(out or ".", "7z x")
+    elif command in ("a", "u", "d", "rn") and rest:
+        add(rest[0], "7z " + command)

@@ -7,7 +7,8 @@ the same JSON, side by side in one run.
 Run it with the python of a clean virtual environment that has jouet installed (not editable), as
 pipx or uv would make it. The payloads:
 
-  git status, a shape denial (`git add -A`), an Edit, a 2 KB heredoc     target 1.5x the bare start-up
+  git status, a shape denial (`git add -A`), an Edit, a 2 KB heredoc,
+  a read (`sed -n 1,40p FILE`), an inline program (`python3 -c ...`)   target 1.5x the bare start-up
   a commit, a reset, a push (script rules start and ask git)            target 2.0x
   a force push in a repository whose unpushed commit holds a gitleaks
   keyword (the built-in force-push rule must deny before any script,
@@ -36,6 +37,7 @@ from _common import (
     side_by_side,
 )
 
+INLINE = "python3 -c 'import json, sys; print(sorted(json.load(sys.stdin)))' < data.json"
 HEREDOC = "cat > notes/plan.md <<'EOF'\n" + "".join(
     f"- step {i}: read the parser, write the test, run it, then commit the change\n" for i in range(27)) + "EOF"
 
@@ -69,6 +71,8 @@ def main() -> None:
             "a shape denial (git add -A)": (claude_payload("git add -A", repo), repo),
             "an Edit": (edit, repo),
             "a 2 KB heredoc": (claude_payload(HEREDOC, repo), repo),
+            "a read (sed -n 1,40p src/app.py)": (claude_payload("sed -n 1,40p src/app.py", repo), repo),
+            "an inline program (python3 -c)": (claude_payload(INLINE, repo), repo),
             "a commit": (claude_payload("git commit -m 'Fix the parser'", repo), repo),
             "a reset": (claude_payload("git reset --hard HEAD~1", repo), repo),
             "a push": (claude_payload("git push origin main", repo), repo),
@@ -76,6 +80,7 @@ def main() -> None:
                                                       keyword),
         }
         targets = {"git status": 1.5, "a shape denial (git add -A)": 1.5, "an Edit": 1.5, "a 2 KB heredoc": 1.5,
+                   "a read (sed -n 1,40p src/app.py)": 1.5, "an inline program (python3 -c)": 1.5,
                    "a commit": 2.0, "a reset": 2.0, "a push": 2.0, "a force push, keyword commit unpushed": 1.5}
         cases: dict[str, Case] = {BARE: bare_case(payloads["git status"][0], repo, isolated_env(tmp))}
         wanted: dict[str, float] = {}

@@ -29,7 +29,7 @@ INTERPRETERS = {"perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", 
                 "php": ("-r",), "Rscript": ("-e",), "osascript": ("-e",)}
 # The programs writes() looks at one by one (shell/writes.py _command_writes), besides git and the
 # programs named python* or pypy*.
-OTHERS = frozenset({"sed", "perl", "dd", "tar", "unzip", "find"})
+OTHERS = frozenset({"sed", "perl", "dd", "tar", "unzip", "find"})  # sed: may_write asks its words
 # Programs whose writes hide in their options or follow their input's names (shell/writers.py); for
 # some, may_write first asks whether a word could say so (sort writes only with -o).
 OPTION_WRITERS = frozenset({
@@ -67,6 +67,10 @@ def may_write(commands: list[Command]) -> bool:
             # these, or a short one among -o -O -D -c (in a cluster: `-sSo f`)
             if any(_curl_writes(word) for word in command.argv[1:]):
                 return True
+        elif program == "sed":
+            # sed writes with -i (--in-place), or with a w command in its script
+            if any(_sed_writes(word) for word in command.argv[1:]):
+                return True
         elif program == "sort":
             if any(word.startswith("--o") or (word[:1] == "-" and word[1:2] != "-" and "o" in word)
                    for word in command.argv[1:]):
@@ -81,6 +85,12 @@ def may_write(commands: list[Command]) -> bool:
 
 _CURL_WRITING = ("--output", "--remote-name", "--dump-header", "--cookie-jar", "--trace", "--stderr", "--libcurl",
                  "--etag-save", "--hsts", "--alt-svc", "--config")
+
+
+def _sed_writes(word: str) -> bool:
+    if word.startswith("--in-place") or (word.startswith("-") and not word.startswith("--") and "i" in word):
+        return True
+    return "w " in word or "w\t" in word or "W " in word or "W\t" in word  # a script's w command
 
 
 def _curl_writes(word: str) -> bool:

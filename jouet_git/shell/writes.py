@@ -216,6 +216,8 @@ def _command_writes(command: Command, add: _Adder) -> None:
         _destination(program, argv, add)
     elif program == "sed":
         _in_place_files(program, argv, add)
+        for file in _sed_written(argv):
+            add(file, "sed w")
     elif program == "perl":
         _in_place_files(program, argv, add)
         _inline(command, add)
@@ -295,6 +297,57 @@ def _in_place_files(program: str, argv: list[str], add: _Adder) -> None:
     files = operands if given else operands[1:]
     for file in files:
         add(file, f"{program} -i")
+
+
+def _sed_scripts(argv: list[str]) -> list[str]:
+    """The scripts a sed command runs: each -e (--expression) value, else its first operand."""
+    scripts: list[str] = []
+    first: str | None = None
+    k = 1
+    while k < len(argv):
+        word = argv[k]
+        if word == "--":
+            if first is None and k + 1 < len(argv):
+                first = argv[k + 1]
+            break
+        if word in ("-e", "--expression") and k + 1 < len(argv):
+            scripts.append(argv[k + 1])
+            k += 1
+        elif word.startswith("--expression="):
+            scripts.append(word.partition("=")[2])
+        elif word.startswith("-") and not word.startswith("--") and len(word) > 1:
+            for j, letter in enumerate(word[1:], 1):
+                if letter in "efl":
+                    value = word[j + 1:] or (argv[k + 1] if k + 1 < len(argv) else "")
+                    if not word[j + 1:]:
+                        k += 1
+                    if letter == "e":
+                        scripts.append(value)
+                    break
+        elif not word.startswith("-") and first is None:
+            first = word
+        k += 1
+    return scripts or ([first] if first is not None else [])
+
+
+def _sed_written(argv: list[str]) -> list[str]:
+    """The files a sed script's w and W commands (and the s command's w flag) write: the rest of the
+    line after `w` and blanks. Read loosely: any such `w` counts, so a pattern holding `w text` names
+    a file too (a write jouet only checks, never a miss)."""
+    found: list[str] = []
+    for script in _sed_scripts(argv):
+        for line in script.split("\n"):
+            at = 0
+            while True:
+                k = min((i for i in (line.find("w", at), line.find("W", at)) if i >= 0), default=-1)
+                if k < 0:
+                    break
+                rest = line[k + 1:]
+                name = rest.lstrip(" \t")
+                if name and len(name) < len(rest):
+                    found.append(name.rstrip())
+                at = k + 1
+    return found
 
 
 def _destination(program: str, argv: list[str], add: _Adder) -> None:

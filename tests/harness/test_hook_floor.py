@@ -45,6 +45,17 @@ def test_git_status_imports_none_of_the_write_alias_or_read_modules(tmp_path: Pa
     assert "deny" not in out
 
 
+@pytest.mark.parametrize("command", [
+    "sed -n 1,40p src/app.py", "cat README.md", "grep -n TODO src/app.py", "head -n 40 app.log", "python3 script.py",
+    "python3 -c 'import json, sys; print(sorted(json.load(sys.stdin)))' < data.json", "node server.js",
+])
+def test_ordinary_reads_and_programs_start_no_lua_vm_and_parse_no_python(command: str, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    modules, _ = hook_modules(command, repo)  # (the second read of a file may meet reread: not the point here)
+    unwanted = {"lupa", "jouet_git.luau.sandbox", "ast", "jouet_git.guarded", "jouet_git.shell.writes"}
+    assert not unwanted & modules, unwanted & modules
+
+
 @pytest.mark.parametrize(("command", "needed"), [
     ("echo hi > notes.txt", ("jouet_git.guarded", "jouet_git.shell.writes")),  # a redirection writes
     ("git config user.name me", ("jouet_git.guarded", "jouet_git.shell.writes")),
@@ -92,6 +103,8 @@ COMMANDS = [
     "wget https://x", "curl --output-dir d -O https://x/f", "sort -o f in", "sort -ruo f in", "sort --output=f in",
     "uniq in out", "uniq -c in", "sort in", "echo x | sponge f", "gzip f", "gzip -c f", "split -l 5 f p",
     "git clone https://x/r.git", "git worktree add ../wt", "git archive -o a.tar HEAD", "7z x a.7z -oout",
+    "sed -n 'w out.txt' in", "sed 's/a/b/w out.txt' in", "sed -e '1W out.txt' in", "sed -ne 'w out.txt' in",
+    "sed --expression='w out.txt' in", "sed -n '/x/w out.txt' in",
 ]
 
 
@@ -105,7 +118,8 @@ def test_may_write_is_true_whenever_writes_finds_a_write(command: str) -> None:
                                      "echo x > /dev/null", "cat a b", "python3 script.py", "python3 -c 'print(1)'",
                                      "node -e 'console.log(1)'", "python3 -m pytest -q",
                                      "curl -s https://example.com", "curl -sSL -H 'Accept: x' https://x",
-                                     "sort -u names.txt", "uniq -c names.txt", "sort -k2 -t, data.csv"])
+                                     "sort -u names.txt", "uniq -c names.txt", "sort -k2 -t, data.csv",
+                                     "sed -n 1,40p src/app.py", "sed 's/a/b/' f"])
 def test_may_write_is_false_for_plain_reads(command: str) -> None:
     assert not may_write(parse(command).commands)
 

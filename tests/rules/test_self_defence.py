@@ -162,6 +162,8 @@ def shell_attacks() -> list[Any]:
         pytest.param("aria2c -d $JOUET_CONFIG_DIR_VALUE https://example.com/config.toml", id="aria2c-into-config"),
         pytest.param(f"http --download -o {config} https://example.com/c", id="httpie-download-over-config"),
         pytest.param("7z x /tmp/evil.7z -o$JOUET_CONFIG_DIR_VALUE", id="7z-extract-into-config"),
+        pytest.param(f"sed -n 'w {config}' /tmp/evil.toml", id="sed-w-command-over-config"),
+        pytest.param(f"sed 's/x/y/w {config}' /tmp/evil.toml", id="sed-s-w-flag-over-config"),
     ]
 
 

@@ -48,6 +48,8 @@ class Command:
     stdin_args: it is run by a program that adds arguments known only at run time (xargs with what
     it reads, find -exec's `{}`, parallel reading its input): argv does not show them all.
     stdin_from: the file its standard input is redirected from (`< .env`, a loop's `done < f`).
+    writes_to: the files its other redirections open for writing: another descriptor's (`2> err.log`,
+    `3> f`, `{fd}> f`) and `<> f` (opened to read and write). Standard output's is stdout_to.
     chdir: the directory a wrapper moves it to before it runs (`env -C dir`, `sudo -D dir`), as
     written and joined when several do; False when that cannot be told (`find -execdir`).
     reads: for an inline program (`python3 -c`, `node -e`, a here-document fed to an interpreter),
@@ -62,7 +64,7 @@ class Command:
         "argv", "background", "captured", "chdir", "env", "heredocs", "line", "matched", "memo", "nested",
         "op", "origin",
         "piped", "program", "reads", "scope", "seq", "span", "status", "stdin_args", "stdin_from",
-        "stdin_redirected", "stdout_to", "text", "via", "words", "words_at",
+        "stdin_redirected", "stdout_to", "text", "via", "words", "words_at", "writes_to",
     )
 
     def __init__(
@@ -113,6 +115,7 @@ class Command:
         self.stdin_from = stdin_from
         self.chdir = chdir
         self.reads: list[str] = []
+        self.writes_to: list[str] = []
         self.seq = -1
         self.scope: tuple[int, ...] = ()
         # The command that runs this one in a process of its own (sh -c's, find -exec's), whose

@@ -53,6 +53,8 @@ def may_write(commands: list[Command]) -> bool:
     for command in commands:
         if command.stdout_to is not None and command.stdout_to not in NOT_FILES:
             return True
+        if command.writes_to and any(target not in NOT_FILES for target in command.writes_to):
+            return True
         program = command.program or ""
         if program == "git":
             if not GIT_WRITES.isdisjoint(command.argv):

@@ -1090,11 +1090,15 @@ class Reader:
             cmds = elem.cmds
             if kind == "out" and fd == 1:
                 self.mark_stdout(cmds, target)
+            elif kind == "out" and target is not None and cmds:
+                cmds[0].writes_to.append(target)  # `{ ...; } 2> f`: written once, noted on the first
             elif kind == "dup" and fd == 1:
                 self.mark_stdout(cmds, None)
-            elif kind in ("in", "heredoc", "herestring") and fd == 0:
+            elif kind in ("in", "inout", "heredoc", "herestring") and fd == 0:
                 free = [c for c in cmds if not c.stdin_redirected]
-                self.mark_stdin(cmds, target if kind == "in" else None)
+                self.mark_stdin(cmds, target if kind in ("in", "inout") else None)
+                if kind == "inout" and target is not None and cmds:
+                    cmds[0].writes_to.append(target)
                 if kind == "herestring" and target is not None:
                     for c in free:
                         c.heredocs.append(target)
@@ -1139,7 +1143,7 @@ class Reader:
         if op in ("<", "<&"):
             return "in", fd, word
         if op == "<>":
-            return ("in" if fd == 0 else "out"), fd, word
+            return ("inout" if fd == 0 else "out"), fd, word
         if op in ("&>", "&>>"):
             return "out", 1, word
         if op == ">&":
@@ -1159,6 +1163,7 @@ class Reader:
         wpos: list[int] = []
         heredocs: list[str] = []
         stdout_to: str | None = None
+        writes_to: list[str] = []
         stdin = False
         stdin_from: str | None = None
         arrays: dict[str, list[str]] = {}
@@ -1193,12 +1198,16 @@ class Reader:
                         if kind == "out" and fd == 1:
                             stdout_to = target
                             fixed = True
+                        elif kind == "out" and target is not None:
+                            writes_to.append(target)  # 2> f, 3> f, {fd}> f: a file written all the same
                         elif kind == "dup":
                             stdout_to = None
                             fixed = True
-                        elif kind == "in" and fd == 0:
+                        elif kind in ("in", "inout") and fd == 0:
                             stdin = True
                             stdin_from = target
+                            if kind == "inout" and target is not None:
+                                writes_to.append(target)  # <> f creates f and may write it
                         elif kind == "herestring" and fd == 0:
                             stdin = True
                             stdin_from = None
@@ -1291,6 +1300,8 @@ class Reader:
             stdin, stdin_from, inherited = True, self.inherit, True
         cmd = self.emit(env, words, heredocs, stdout_to, stdin, fixed, start, end, wstart, wpos,
                         stdin_from)
+        if writes_to:
+            cmd.writes_to = writes_to
         if inherited:
             sh.inherited.add(id(cmd))
         elif cmd.argv == ["exec"] and stdin and not heredocs:

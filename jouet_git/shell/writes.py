@@ -114,6 +114,9 @@ def writes(commands: list[Command]) -> list[Write]:
         add = _Adder(out, index, base)
         if command.stdout_to is not None and command.stdout_to not in _NOT_FILES:
             add(command.stdout_to, "redirect")
+        for target in command.writes_to:
+            if target not in _NOT_FILES:
+                add(target, "redirect")
         _command_writes(command, add)
     return out
 

@@ -163,6 +163,11 @@ def shell_attacks() -> list[Any]:
         pytest.param(f"http --download -o {config} https://example.com/c", id="httpie-download-over-config"),
         pytest.param("7z x /tmp/evil.7z -o$JOUET_CONFIG_DIR_VALUE", id="7z-extract-into-config"),
         pytest.param(f"sed -n 'w {config}' /tmp/evil.toml", id="sed-w-command-over-config"),
+        pytest.param(f"python3 -c 'import sys; sys.stderr.write(\"[rules]\")' 2> {config}",
+                     id="stderr-redirected-over-config"),
+        pytest.param(f"exec 3>{config}; echo '[rules]' >&3", id="exec-opens-config-on-fd-3"),
+        pytest.param(f"cat /tmp/evil.toml 1<&0 <> {config}", id="read-write-redirection-of-config"),
+        pytest.param(f"{{ echo x; echo y >&2; }} 2>> {config}", id="group-stderr-appends-to-config"),
         pytest.param(f"sed 's/x/y/w {config}' /tmp/evil.toml", id="sed-s-w-flag-over-config"),
     ]
 

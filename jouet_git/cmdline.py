@@ -48,6 +48,8 @@ def _place(where: str | bool | None, target: str) -> str | bool | None:
 
 def _known_path(path: str) -> bool:
     """Whether PATH is a path as written, not one hiding a variable or a substitution."""
+    if path in ("$HOME", "${HOME}"):
+        return True
     rest = path
     for home in ("$HOME/", "${HOME}/"):
         if rest.startswith(home):

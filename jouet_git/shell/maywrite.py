@@ -37,7 +37,11 @@ OPTION_WRITERS = frozenset({
     "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "pigz", "unpigz"})
 WRITERS = ALL | REMOVE_ALL | MODE | DESTINATION | frozenset(INTERPRETERS) | OTHERS | OPTION_WRITERS
 # The git subcommands writes() finds writes in.
-GIT_WRITES = frozenset({"rm", "mv", "config", "clone", "worktree", "archive"})
+GIT_WRITES = frozenset({"rm", "mv", "config", "clone", "worktree", "archive", "init"})
+# The git subcommands that write the work tree: looked at only when it is moved (-C, --work-tree,
+# GIT_WORK_TREE, a cd before them), since the call's own tree is no place of jouet's.
+TREE_WRITES = frozenset({"checkout", "restore", "reset", "switch", "merge", "pull", "rebase", "stash", "cherry-pick",
+                         "revert", "am", "apply", "clean", "read-tree", "checkout-index"})
 # One of these is in every match of writes.py's _WRITE_CALL (a test checks it with engine/needles.py):
 # inline code holding none of them writes nothing, and the pattern is neither compiled nor run for it
 # (`python3 -c 'print(1)'`). Taking out string literals only removes text, so the raw code is asked.
@@ -50,6 +54,7 @@ NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/
 
 def may_write(commands: list[Command]) -> bool:
     """False only when writes(COMMANDS) is sure to find nothing."""
+    moved: bool | None = None  # whether a cd (or pushd) runs in the call
     for command in commands:
         if command.stdout_to is not None and command.stdout_to not in NOT_FILES:
             return True
@@ -59,6 +64,11 @@ def may_write(commands: list[Command]) -> bool:
         if program == "git":
             if not GIT_WRITES.isdisjoint(command.argv):
                 return True
+            if not TREE_WRITES.isdisjoint(command.argv):
+                if moved is None:
+                    moved = any(c.program in ("cd", "pushd") for c in commands)
+                if moved or command.chdir is not None or _moves_git(command):
+                    return True
         elif program.startswith(("python", "pypy")) or (program in INTERPRETERS and program not in OTHERS):
             # writes() reads only their inline code (`python3 script.py` has none)
             code = inline_code(command)
@@ -87,6 +97,13 @@ def may_write(commands: list[Command]) -> bool:
 
 _CURL_WRITING = ("--output", "--remote-name", "--dump-header", "--cookie-jar", "--trace", "--stderr", "--libcurl",
                  "--etag-save", "--hsts", "--alt-svc", "--config")
+
+
+def _moves_git(command: Command) -> bool:
+    """Whether a git command names another work tree or repository than where it runs."""
+    if "GIT_WORK_TREE" in command.env or "GIT_DIR" in command.env:
+        return True
+    return any(word == "-C" or word.startswith(("--work-tree", "--git-dir")) for word in command.argv)
 
 
 def _sed_writes(word: str) -> bool:

@@ -31,6 +31,7 @@ from jouet_git.shell.maywrite import (
     NOT_FILES,
     OPTION_WRITERS,
     REMOVE_ALL,
+    TREE_WRITES,
     WRITE_NEEDLES,
     inline_code,
 )
@@ -518,8 +519,26 @@ def _git(command: Command, add: _Adder) -> None:
             add(file, "git config", base=here, key=key)
     elif sub in ("clone", "worktree", "archive"):
         _git_new_files(sub, argv, i + 1, add, here)
+    elif sub == "init":
+        operands, _ = _split(argv, "", i + 1, _GIT_INIT_VALUES)
+        if operands or here is not None:
+            add(f"{operands[0].rstrip('/') if operands else '.'}/.git", "git init", base=here)
+    elif sub in TREE_WRITES:
+        # Where the work tree is moved (-C, --work-tree, GIT_WORK_TREE, a cd before): the files the
+        # pathspecs after -- name there, or, without them, anything in it.
+        tree = cmdline.git_where(argv, add.base, command.env)
+        if tree is None:
+            return  # the call's own work tree
+        rest = argv[i + 1:]
+        if "--" in rest:
+            for spec in rest[rest.index("--") + 1:]:
+                add(spec, f"git {sub}", base=tree)
+        else:
+            add(".", f"git {sub}", removes=True, base=tree)
 
 
+_GIT_INIT_VALUES = frozenset({"-b", "--initial-branch", "--template", "--separate-git-dir", "--object-format",
+                              "--ref-format", "--shared"})
 _GIT_VALUES = {
     "clone": frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able",
                         "--separate-git-dir", "--depth", "-c", "--config", "--template", "-j", "--jobs", "--filter",

@@ -67,6 +67,8 @@ def test_the_value_options_git_documents_are_all_known() -> None:
     (["git", "-C", "sub", "--git-dir=.git", "status"], None, "sub"),
     (["git", "--git-dir=$X/.git", "status"], None, False),
     (["git", "--git-dir=$HOME/r/.git", "status"], None, "$HOME/r"),
+    (["git", "--git-dir=$HOME/.dotfiles", "--work-tree=$HOME", "status"], "api", "$HOME"),
+    (["git", "--work-tree=${HOME}", "status"], None, "${HOME}"),
     (["git", "--work-tree=rel", "status"], False, False),
     (["git", "--git-dir"], None, False),
     (["git", "--git-dir=$PWD/.git", "--work-tree=$PWD", "status"], None, None),

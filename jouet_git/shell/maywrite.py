@@ -48,6 +48,8 @@ TREE_WRITES = frozenset({"checkout", "restore", "reset", "switch", "merge", "pul
 WRITE_NEEDLES = ("open", "File.", "FileUtils", "IO.write", "`", "appendFile", "chmod", "chown", "copy",
                "createWriteStream", "exec", "file_put_contents", "link", "move", "remove", "rename",
                "replace", "rm", "spawn", "subprocess", "system", "truncate", "writeFile", "write_")
+# awk, whose program may print into a file (`print > "f"`): may_write asks whether a word holds `>`.
+AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 # Redirection targets that are no file.
 NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"})
 
@@ -78,6 +80,9 @@ def may_write(commands: list[Command]) -> bool:
             # curl writes a file only when an option says so (shell/writers.py): a long one of
             # these, or a short one among -o -O -D -c (in a cluster: `-sSo f`)
             if any(_curl_writes(word) for word in command.argv[1:]):
+                return True
+        elif program in AWKS:
+            if any(">" in word for word in command.argv[1:]):
                 return True
         elif program == "sed":
             # sed writes with -i (--in-place), or with a w command in its script

@@ -25,6 +25,7 @@ import re
 from jouet_git import cmdline
 from jouet_git.shell.maywrite import (
     ALL,
+    AWKS,
     DESTINATION,
     INTERPRETERS,
     MODE,
@@ -240,6 +241,8 @@ def _command_writes(command: Command, add: _Adder) -> None:
         add(options.get("-d") or ".", "unzip", removes=True)
     elif program in OPTION_WRITERS:
         _option_writer(program, argv, add)
+    elif program in AWKS:
+        _awk(argv, add)
     elif program == "find":
         _find(argv, add)
     elif program.startswith(("python", "pypy")) or program in _INTERPRETERS:
@@ -389,6 +392,46 @@ def _destination(program: str, argv: list[str], add: _Adder) -> None:
         name = source.rstrip("/").rpartition("/")[2]
         if name and name not in (".", ".."):
             add(f"{dest.rstrip('/')}/{name}", program)
+
+
+_AWK_REDIRECT = r"\bprintf?\b[^;{}\n]*>"
+_AWK_STRING = r'"((?:[^"\\\n]|\\.)*)"'
+
+
+def _awk(argv: list[str], add: _Adder) -> None:
+    """An awk program that prints into a file (`print > "f"`, `printf ... >> f`) writes the literal
+    paths it names (and, when it reads ENVIRON or HOME, the same under ~), as inline programs do."""
+    programs: list[str] = []
+    first = True
+    k = 1
+    while k < len(argv):
+        word = argv[k]
+        if word in ("-f", "--file", "-i", "--include", "-v", "--assign", "-F", "--field-separator"):
+            first = first and word not in ("-f", "--file")
+            k += 2
+            continue
+        if word in ("-e", "--source") and k + 1 < len(argv):
+            programs.append(argv[k + 1])
+            first = False
+            k += 2
+            continue
+        if word.startswith("-") and word != "-" and first:
+            first = first and not word.startswith(("-f", "--file="))
+        elif first:
+            programs.append(word)
+            first = False
+        k += 1
+    for code in programs:
+        if not re.search(_AWK_REDIRECT, code):
+            continue
+        home = "ENVIRON" in code or "HOME" in code
+        for match in re.finditer(_AWK_STRING, code):
+            text = match.group(1)
+            if not _path_like(text):
+                continue
+            add(text, "awk >")
+            if home and not text.startswith("~"):  # ENVIRON["HOME"] "/.config/...": joined to the home
+                add(f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}", "awk >")
 
 
 def _option_writer(program: str, argv: list[str], add: _Adder) -> None:

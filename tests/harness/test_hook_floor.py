@@ -105,6 +105,7 @@ COMMANDS = [
     "git clone https://x/r.git", "git worktree add ../wt", "git archive -o a.tar HEAD", "7z x a.7z -oout",
     "sed -n 'w out.txt' in", "sed 's/a/b/w out.txt' in", "sed -e '1W out.txt' in", "sed -ne 'w out.txt' in",
     "sed --expression='w out.txt' in", "sed -n '/x/w out.txt' in",
+    "awk '{print > \"a/b.txt\"}' in", "gawk -e 'BEGIN{printf 1 >> \"./c.json\"}'", "awk '{print $1}' in",
 ]
 
 

@@ -169,6 +169,7 @@ def shell_attacks() -> list[Any]:
                      id="git-restore-with-git-work-tree"),
         pytest.param("cd $JOUET_CONFIG_DIR_VALUE && git checkout -- config.toml", id="git-checkout-after-cd"),
         pytest.param("git init $JOUET_CONFIG_DIR_VALUE", id="git-init-in-config-dir"),
+        pytest.param(f"awk 'BEGIN{{print \"[rules]\" > \"{config}\"}}'", id="awk-prints-into-config"),
         pytest.param(f"python3 -c 'import sys; sys.stderr.write(\"[rules]\")' 2> {config}",
                      id="stderr-redirected-over-config"),
         pytest.param(f"exec 3>{config}; echo '[rules]' >&3", id="exec-opens-config-on-fd-3"),

@@ -18,8 +18,6 @@ only for writing is not a read.
 
 from __future__ import annotations
 
-import contextlib
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -288,8 +286,10 @@ def inspect(language: str, code: str, presets: dict[str, str] | None = None,
     from jouet_git.shell.scan import Scanner
 
     scanner = Scanner(language, code, presets or {}, operands or [])
-    with contextlib.suppress(RecursionError):  # arrays nested thousands deep: what was found so far
+    try:  # noqa: SIM105 - contextlib stays off the hook path
         scanner.run()
+    except RecursionError:  # arrays nested thousands deep: what was found so far
+        pass
     return scanner.found, scanner.reads
 
 
@@ -336,8 +336,10 @@ def _python_reader(code: str, depth: int, operands: list[str]) -> _PyReader | No
         return None
     reader = _PyReader(depth)
     reader.argv = ["-c", *operands]
-    with contextlib.suppress(RecursionError):
+    try:  # noqa: SIM105 - contextlib stays off the hook path
         reader.block(tree.body)
+    except RecursionError:  # nested thousands deep: what was found so far
+        pass
     return reader
 
 

@@ -52,7 +52,7 @@ def test_git_status_imports_none_of_the_write_alias_or_read_modules(tmp_path: Pa
 def test_ordinary_reads_and_programs_start_no_lua_vm_and_parse_no_python(command: str, tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r")
     modules, _ = hook_modules(command, repo)  # (the second read of a file may meet reread: not the point here)
-    unwanted = {"lupa", "jouet_git.luau.sandbox", "ast", "jouet_git.guarded", "jouet_git.shell.writes"}
+    unwanted = {"lupa", "jouet_git.luau.sandbox", "ast", "jouet_git.guarded", "jouet_git.shell.writes", "contextlib"}
     assert not unwanted & modules, unwanted & modules
 
 

@@ -157,7 +157,7 @@ def wget(argv: list[str], add: Add) -> None:
 
 
 def aria2c(argv: list[str], add: Add) -> None:
-    options, operands = read(argv, frozenset("dojsxikc"), frozenset({"--dir", "--out", "--input-file", "--split",
+    options, operands = read(argv, frozenset("dojsxik"), frozenset({"--dir", "--out", "--input-file", "--split",
                                                                        "--max-connection-per-server"}))
     values = dict(options)
     directory = values.get("-d") or values.get("--dir") or ""
@@ -174,7 +174,7 @@ def aria2c(argv: list[str], add: Add) -> None:
 
 
 def httpie(argv: list[str], add: Add) -> None:
-    options, operands = read(argv, frozenset("oaAv"), frozenset({"--output", "--auth", "--auth-type", "--session",
+    options, operands = read(argv, frozenset("oaAp"), frozenset({"--output", "--auth", "--auth-type", "--session",
                                                                    "--session-read-only", "--verify", "--cert",
                                                                    "--cert-key", "--print", "--pretty", "--style"}))
     values = dict(options)
@@ -208,7 +208,7 @@ def uniq(argv: list[str], add: Add) -> None:
 def split(program: str, argv: list[str], add: Add) -> None:
     """split FILE PREFIX, csplit -f PREFIX FILE PATTERN...: files named PREFIX and a suffix."""
     if program == "split":
-        _, operands = read(argv, frozenset("abCdlnt"), frozenset({"--suffix-length", "--additional-suffix",
+        _, operands = read(argv, frozenset("abClnt"), frozenset({"--suffix-length", "--additional-suffix",
                                                                     "--bytes", "--line-bytes", "--lines", "--number",
                                                                     "--separator", "--filter", "--numeric-suffixes",
                                                                     "--hex-suffixes"}))

@@ -29,12 +29,13 @@ INTERPRETERS = {"perl": ("-e", "-E"), "ruby": ("-e",), "node": ("-e", "--eval", 
                 "php": ("-r",), "Rscript": ("-e",), "osascript": ("-e",)}
 # The programs writes() looks at one by one (shell/writes.py _command_writes), besides git and the
 # programs named python* or pypy*.
-OTHERS = frozenset({"sed", "perl", "dd", "tar", "unzip", "find"})  # sed: may_write asks its words
+OTHERS = frozenset({"sed", "perl", "ruby", "dd", "tar", "unzip", "find"})  # sed: may_write asks its words
 # Programs whose writes hide in their options or follow their input's names (shell/writers.py); for
 # some, may_write first asks whether a word could say so (sort writes only with -o).
 OPTION_WRITERS = frozenset({
     "curl", "wget", "aria2c", "http", "https", "sort", "uniq", "split", "csplit", "7z", "7za", "7zr", "gzip",
-    "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "pigz", "unpigz"})
+    "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "pigz", "unpigz",
+    "yq", "sd", "iconv", "openssl"})
 WRITERS = ALL | REMOVE_ALL | MODE | DESTINATION | frozenset(INTERPRETERS) | OTHERS | OPTION_WRITERS
 # The git subcommands writes() finds writes in.
 GIT_WRITES = frozenset({"rm", "mv", "config", "clone", "worktree", "archive", "init"})
@@ -72,9 +73,9 @@ def may_write(commands: list[Command]) -> bool:
                 if moved or command.chdir is not None or _moves_git(command):
                     return True
         elif program.startswith(("python", "pypy")) or (program in INTERPRETERS and program not in OTHERS):
-            # writes() reads only their inline code (`python3 script.py` has none)
+            # writes() reads only their inline code (`python3 script.py` has none), and json.tool's output
             code = inline_code(command)
-            if code and any(needle in code for needle in WRITE_NEEDLES):
+            if (code and any(needle in code for needle in WRITE_NEEDLES)) or "json.tool" in command.argv:
                 return True
         elif program == "curl":
             # curl writes a file only when an option says so (shell/writers.py): a long one of
@@ -82,7 +83,7 @@ def may_write(commands: list[Command]) -> bool:
             if any(_curl_writes(word) for word in command.argv[1:]):
                 return True
         elif program in AWKS:
-            if any(">" in word for word in command.argv[1:]):
+            if any(">" in word or "inplace" in word for word in command.argv[1:]):
                 return True
         elif program == "sed":
             # sed writes with -i (--in-place), or with a w command in its script

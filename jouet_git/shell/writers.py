@@ -8,9 +8,10 @@ part of each URL's path (index.html for a path ending in /) into -P's directory 
 file, a whole tree under that directory with -r, -m or -p, and its log where -o or -a names one.
 aria2c writes into -d's directory (-o's name, or the URL's), httpie's --download where -o names or the
 URL's name. sort writes -o's file, uniq its second operand, split and csplit files named after their
-prefix. gzip, bzip2, xz and zstd replace each file they are given (file.gz for file, or back), unless
-they write to standard output; 7z extracts into -o's directory. A value of `-` is standard output.
-Short options cluster (`-sSo f`, `-qO-`, `sort -uo f`) and take their value attached or as the next word.
+prefix, yq -i and sd the files they edit, iconv -o and openssl's -out the file they name. gzip,
+bzip2, xz and zstd replace each file they are given (file.gz for file, or back), unless they write to
+standard output; 7z extracts into -o's directory. A value of `-` is standard output. Short options
+cluster (`-sSo f`, `-qO-`, `sort -uo f`) and take their value attached or as the next word.
 """
 
 from __future__ import annotations
@@ -263,3 +264,27 @@ def seven_zip(argv: list[str], add: Add) -> None:
         add(out or ".", "7z x")
     elif command in ("a", "u", "d", "rn") and rest:
         add(rest[0], "7z " + command)
+
+
+def edits(program: str, argv: list[str], add: Add) -> None:
+    """yq -i EXPR FILE... and sd FIND REPLACE FILE... rewrite their files; iconv -o and openssl's
+    -out (and -keyout) name the file they write."""
+    if program == "yq":
+        options, operands = read(argv, frozenset("pormIs"), frozenset({"--input-format", "--output-format",
+                                                                        "--from-file", "--indent", "--split-exp"}))
+        if any(name in ("-i", "--inplace") for name, _ in options):
+            for file in operands[1:] if not any(n == "--from-file" for n, _ in options) else operands:
+                add(file, "yq -i")
+    elif program == "sd":
+        _, operands = read(argv, frozenset("fn"), frozenset({"--flags", "--max-replacements"}))
+        for file in operands[2:]:
+            add(file, "sd")
+    elif program == "iconv":
+        options, _ = read(argv, frozenset("fto"), frozenset({"--from-code", "--to-code", "--output"}))
+        for name, value in options:
+            if name in ("-o", "--output") and value and value != "-":
+                add(value, "iconv -o")
+    else:
+        for k, word in enumerate(argv[:-1]):
+            if word in ("-out", "-keyout") and argv[k + 1] != "-":
+                add(argv[k + 1], "openssl " + word)

@@ -87,6 +87,8 @@ _VALUES: dict[str, frozenset[str]] = {
     "scp": frozenset({"-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S"}),
     "sed": frozenset({"-e", "-f", "-l", "--expression", "--file", "--line-length"}),
     "perl": frozenset({"-e", "-E", "-I", "-M", "-m", "-x"}),
+    "ruby": frozenset({"-e", "-E", "-I", "-r", "-C", "-F"}),
+    "vim": frozenset({"-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t", "-q"}),
     "shred": frozenset({"-n", "-s", "--iterations", "--size", "--random-source"}),
     "tee": frozenset({"--output-error"}),
     "chmod": frozenset({"--reference"}),
@@ -208,12 +210,17 @@ def _command_writes(command: Command, add: _Adder) -> None:
         for operand in operands:
             add(operand, program, removes=True)
     elif program in _ALL:
-        operands, options = _split(argv, program)
+        operands, options = _split(argv, "vim" if program in _VIS else program)
         if program == "patch":
             target = options.get("-o") or options.get("--output")
             operands = ([target] if target else []) + operands[:1]
+        elif program in _VIS:
+            operands = [o for o in operands if not o.startswith("+")]  # +CMD is a command, not a file
         for operand in operands:
             add(operand, program)
+        if program in _VIS:
+            for file in _vi_written(argv):
+                add(file, f"{program} -c")
     elif program in _MODE:
         for operand in _mode_operands(program, argv):
             add(operand, program)
@@ -223,7 +230,7 @@ def _command_writes(command: Command, add: _Adder) -> None:
         _in_place_files(program, argv, add)
         for file in _sed_written(argv):
             add(file, "sed w")
-    elif program == "perl":
+    elif program in ("perl", "ruby"):
         _in_place_files(program, argv, add)
         _inline(command, add)
     elif program == "dd":
@@ -247,10 +254,38 @@ def _command_writes(command: Command, add: _Adder) -> None:
         _find(argv, add)
     elif program.startswith(("python", "pypy")) or program in _INTERPRETERS:
         _inline(command, add)
+        if "json.tool" in argv:
+            _json_tool(argv, add)
 
 
 # Short options whose value is the rest of the cluster or the next word: `i` is looked for before them.
-_CLUSTER_VALUES = {"sed": "efl", "perl": "eEIMmlx0"}
+_CLUSTER_VALUES = {"sed": "efl", "perl": "eEIMmlx0", "ruby": "eEIrCFx0"}
+_VIS = frozenset({"vi", "vim", "nvim", "ex"})
+# An editor's command that writes a file it names: `:w path`, `:w! path`, `:w >> path`, `:sav path`.
+_VI_WRITE = r"(?:^|[|\s:])(?:w|write|wq|x|xit|sav|saveas)!?\s*(?:>>\s*)?([^\s|]+)"
+
+
+def _vi_written(argv: list[str]) -> list[str]:
+    """The files the commands given to vi with -c, --cmd or +CMD write (`vim -es -c 'w! f' -c q x`)."""
+    found: list[str] = []
+    for k, word in enumerate(argv[1:], 1):
+        if word in ("-c", "--cmd") and k + 1 < len(argv):
+            text = argv[k + 1]
+        elif word.startswith("+") and len(word) > 1 and not word[1:].isdigit():
+            text = word[1:]
+        else:
+            continue
+        found.extend(m.group(1) for m in re.finditer(_VI_WRITE, text))
+    return found
+
+
+def _json_tool(argv: list[str], add: _Adder) -> None:
+    """python -m json.tool IN OUT writes OUT."""
+    at = argv.index("json.tool")
+    if at > 0 and argv[at - 1] == "-m":
+        operands = [w for w in argv[at + 1:] if not w.startswith("-")]
+        if len(operands) >= 2:
+            add(operands[1], "python -m json.tool")
 
 
 _MODE_OPTIONS = frozenset("cfvRHLPh")
@@ -277,7 +312,7 @@ def _mode_operands(program: str, argv: list[str]) -> list[str]:
 
 
 def _in_place(argv: list[str], program: str) -> bool:
-    """Whether sed or perl edits its files in place (-i, -i.bak, -pi, --in-place)."""
+    """Whether sed, perl or ruby edits its files in place (-i, -i.bak, -pi, --in-place)."""
     for word in argv[1:]:
         if word == "--":
             return False
@@ -421,6 +456,12 @@ def _awk(argv: list[str], add: _Adder) -> None:
             programs.append(word)
             first = False
         k += 1
+    if any(word in ("-iinplace", "--include=inplace") or (word in ("-i", "--include") and k + 1 < len(argv)
+                                                             and argv[k + 1] == "inplace")
+           for k, word in enumerate(argv)):
+        # gawk -i inplace rewrites each file it reads
+        for file in _awk_files(argv):
+            add(file, "gawk -i inplace")
     for code in programs:
         if not re.search(_AWK_REDIRECT, code):
             continue
@@ -432,6 +473,28 @@ def _awk(argv: list[str], add: _Adder) -> None:
             add(text, "awk >")
             if home and not text.startswith("~"):  # ENVIRON["HOME"] "/.config/...": joined to the home
                 add(f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}", "awk >")
+
+
+def _awk_files(argv: list[str]) -> list[str]:
+    """The files an awk command reads: its operands after the program (past -f, -e, -v, -F, -i values)."""
+    files: list[str] = []
+    program_given = False
+    k = 1
+    while k < len(argv):
+        word = argv[k]
+        if word in ("-f", "--file", "-e", "--source", "-i", "--include", "-v", "--assign", "-F",
+                    "--field-separator"):
+            program_given = program_given or word in ("-f", "--file", "-e", "--source")
+            k += 2
+            continue
+        if word.startswith("-") and word != "-":
+            program_given = program_given or word.startswith(("-f", "--file=", "--source="))
+        elif not program_given:
+            program_given = True
+        elif "=" not in word:  # var=value operands assign, they are no file
+            files.append(word)
+        k += 1
+    return files
 
 
 def _option_writer(program: str, argv: list[str], add: _Adder) -> None:
@@ -454,6 +517,8 @@ def _option_writer(program: str, argv: list[str], add: _Adder) -> None:
         writers.split(program, argv, add)
     elif program in ("7z", "7za", "7zr"):
         writers.seven_zip(argv, add)
+    elif program in ("yq", "sd", "iconv", "openssl"):
+        writers.edits(program, argv, add)
     else:
         writers.compressor(program, argv, add)
 
@@ -499,6 +564,10 @@ def _inline(command: Command, add: _Adder) -> None:
             not re.search(_WRITE_CALL, re.sub(_LITERAL, _mode_only, code)):
         return
     how = f"{command.program} (inline code)"
+    if any(name in code for name in _ARGV_NAMES):
+        # a path given on the command line (sys.argv[1], process.argv, $ARGV[0]): each word after the code
+        for word in _after_code(command.argv, code):
+            add(word, how)
     home = bool(re.search(_HOME_JOIN, code))
     for match in re.finditer(_LITERAL, code):
         text = match.group(1) if match.group(1) is not None else match.group(2)
@@ -509,6 +578,20 @@ def _inline(command: Command, add: _Adder) -> None:
         add(text, how)
         if home and not _rooted(text):
             add(f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}", how)
+
+
+_ARGV_NAMES = ("argv", "ARGV", "Deno.args", "arg[", "$args")
+
+
+def _after_code(argv: list[str], code: str) -> list[str]:
+    """The operands after an inline program's code (its own arguments), or after the interpreter's
+    options when the code comes from standard input."""
+    start = 1
+    for k in range(len(argv) - 1, 0, -1):
+        if argv[k] and argv[k] in code:
+            start = k + 1
+            break
+    return [word for word in argv[start:] if word != "-" and not word.startswith("-")]
 
 
 def _mode_only(match: re.Match[str]) -> str:

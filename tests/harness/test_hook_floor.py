@@ -106,6 +106,9 @@ COMMANDS = [
     "sed -n 'w out.txt' in", "sed 's/a/b/w out.txt' in", "sed -e '1W out.txt' in", "sed -ne 'w out.txt' in",
     "sed --expression='w out.txt' in", "sed -n '/x/w out.txt' in",
     "awk '{print > \"a/b.txt\"}' in", "gawk -e 'BEGIN{printf 1 >> \"./c.json\"}'", "awk '{print $1}' in",
+    "python3 -m json.tool a.json b.json", "openssl rand -out r.bin 16", "ruby -pi -e 'x' f", "gawk -i inplace 1 f",
+    "sd a b f", "yq -i .a f", "iconv -o o i", "vim -es -c 'w o' i",
+    "python3 -c 'import sys; open(sys.argv[1], \"w\")' f",
 ]
 
 

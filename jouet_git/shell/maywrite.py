@@ -139,6 +139,9 @@ def inline_code(command: Command) -> str:
                 rest = word[word.index("c") + 1:]
                 parts.append(rest or (argv[k + 1] if k + 1 < len(argv) else ""))
                 break
+            if word == "-":
+                parts.extend(command.heredocs)  # `python3 - ARGS <<EOF`: the program comes on standard input
+                break
             if not word.startswith("-"):
                 break  # a script: its here-document (if any) is data
         else:

@@ -584,11 +584,12 @@ _ARGV_NAMES = ("argv", "ARGV", "Deno.args", "arg[", "$args")
 
 
 def _after_code(argv: list[str], code: str) -> list[str]:
-    """The operands after an inline program's code (its own arguments), or after the interpreter's
-    options when the code comes from standard input."""
+    """The operands after an inline program's code (its own arguments: the words after the last
+    `-c CODE`, `-e CODE`), or after the interpreter's options when the code comes from standard input."""
+    parts = set(code.split("\n"))
     start = 1
-    for k in range(len(argv) - 1, 0, -1):
-        if argv[k] and argv[k] in code:
+    for k in range(len(argv) - 1, 1, -1):
+        if argv[k - 1].startswith("-") and (argv[k] == code or argv[k] in parts):
             start = k + 1
             break
     return [word for word in argv[start:] if word != "-" and not word.startswith("-")]

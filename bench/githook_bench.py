@@ -111,6 +111,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = isolated_env(tmp)
         env["PATH"] = bin_dir() + os.pathsep + env.get("PATH", "")
+        env["PRE_COMMIT_HOME"] = os.path.join(tmp, "pre-commit-home")  # the framework's cache, not ~/.cache
         env.update(GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@x", GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@x")
         hooked = make(os.path.join(tmp, "hooked"), env)
         bare = make(os.path.join(tmp, "bare"), env)

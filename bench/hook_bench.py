@@ -17,8 +17,11 @@ pipx or uv would make it. The payloads:
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import tempfile
+from collections.abc import Callable
 
 from _common import (
     BARE,
@@ -59,6 +62,20 @@ def repository(tmp: str, name: str, unpushed: str) -> str:
     return repo
 
 
+_sessions = itertools.count()
+
+
+def first_read(case: Case) -> Callable[[int], None]:
+    """A new session for each run of CASE: the same session reading the same lines again meets the
+    reread rule, a denial, which is not what the read case times."""
+    def before(_: int) -> None:
+        payload = json.loads(case.stdin)
+        payload["session_id"] = f"bench-read-{next(_sessions)}"
+        case.stdin = json.dumps(payload).encode()
+
+    return before
+
+
 def main() -> None:
     args = options(30)
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,7 +104,9 @@ def main() -> None:
         for suffix, venv in installs(args):
             env = isolated_env(os.path.join(tmp, "jouet" + suffix.strip(" []")))
             for name, (payload, cwd) in payloads.items():
-                cases[name + suffix] = Case([jouet(venv), "hook", "claude", "pre"], payload, cwd, env)
+                case = cases[name + suffix] = Case([jouet(venv), "hook", "claude", "pre"], payload, cwd, env)
+                if name.startswith("a read"):
+                    case.before = first_read(case)
                 wanted[name + suffix] = targets[name]
         medians = side_by_side(cases, args.rounds)
         counts = instructions(cases) if args.instructions else None

@@ -322,19 +322,15 @@ def _sed_ranges(options: _Options) -> tuple[list[tuple[int, int | None]], list[s
         if not operands:
             return None
         scripts = [operands.pop(0)]
-    import re
-
-    address = r"(\d+|\$)"
-    command = re.compile(rf"^\s*{address}(?:\s*,\s*{address})?\s*([pq])\s*$")
     ranges: list[tuple[int, int | None]] = []
     for script in scripts:
-        for part in re.split(r"[;\n]", script):
+        for part in script.replace("\n", ";").split(";"):
             if not part.strip():
                 continue
-            found = command.match(part)
+            found = _sed_print(part)
             if found is None:
                 return None
-            first, last, what = found.groups()
+            first, last, what = found
             if what == "q":
                 continue
             if first == "$":
@@ -356,6 +352,23 @@ def _expand(operand: str, directory: str, home: str) -> list[str] | None:
         found = sorted(glob.glob(full))
         return found or None
     return [full]
+
+
+def _sed_print(part: str) -> tuple[str, str | None, str] | None:
+    """A sed command that only prints or quits: `N`, `N,M`, `$` or `N,$`, then p or q, blanks around
+    (first, last or None, the command); None for any other."""
+    text = part.strip()
+    if not text or text[-1] not in "pq":
+        return None
+    first, comma, last = text[:-1].partition(",")
+    first, last = first.strip(), last.strip()
+
+    def address(word: str) -> bool:
+        return word == "$" or word.isdecimal()
+
+    if not address(first) or (comma and not address(last)):
+        return None
+    return first, (last if comma else None), text[-1]
 
 
 def _read_files(operands: list[str], directory: str, home: str) -> list[str] | None:

@@ -60,8 +60,10 @@ def _required(items: Any, parser: Any, fold: bool) -> set[str] | None:
     run: list[str] = []
 
     def consider(candidate: set[str] | None) -> None:
+        # the longest shortest member wins; between equals, the fewer strings
         nonlocal best
-        if candidate and all(candidate) and (best is None or min(map(len, candidate)) > min(map(len, best))):
+        if candidate and all(candidate) and (best is None or (min(map(len, candidate)), -len(candidate))
+                                             > (min(map(len, best)), -len(best))):
             best = candidate
 
     for op, av in items:
@@ -88,8 +90,10 @@ def _required(items: Any, parser: Any, fold: bool) -> set[str] | None:
             low, _high, sub = av
             if low >= 1:
                 consider(_required(sub.data, parser, fold))
-        # Anything else (a class, any character, an assertion, a back reference) requires no given
-        # string, and ends the run of plain characters.
+        elif op is parser.IN and 0 < len(av) <= 8 and all(kind is parser.LITERAL for kind, _ in av):
+            consider({chr(code) for _, code in av})  # a class of a few characters: one of them
+        # Anything else (a wider class, any character, an assertion, a back reference) requires no
+        # given string, and ends the run of plain characters.
     if run:
         consider({"".join(run)})
     return best

@@ -18,7 +18,7 @@ PATTERNS = [
     "(abc)+x", "(abc)*x", "(?x) a b c", r"\.env\b", "x{2}", "(?:ab|a)c", "a(b|)c", "(?=ab)a", "(?!ab)cd",
     r"(a)\1", "[ab]c", "a.b", "(?s)a.*b", "a|b|", "(?>ab)c", "ab++c", "(ab){0}c", "(ab){1,}", "a?b?", "",
     "(?m)^ab$", r"\Aab\Z", "a(?#comment)b", r"a\nb", "(?i)ab", "(?i)JOUET_git|Pip", "a(?i:B)c", "(?i)a(?-i:B)c",
-    r"(?i)^(--config-env=)?core\.hookspath=",
+    r"(?i)^(--config-env=)?core\.hookspath=", r"[*?\[]|\$\(|`", r"\.env$|[*?]x", "[^ab]c|d", "[a-c]", "(?i)[ab]",
 ]
 
 
@@ -28,13 +28,15 @@ def test_named_needles() -> None:
     assert needles("(?i)token") is None and needles("a(?i:b)c") in (("a",), ("c",))
     assert needles("ab|c") == ("ab", "c") and needles("a|b|") is None and needles("(abc)*x") == ("x",)
     assert needles("[ab]c") == ("c",) and needles("a?b?") is None and needles("") is None
+    assert needles(r"[*?\[]|\$\(|`") == ("$(", "*", "?", "[", "`") and needles("[^ab]|c") is None
+    assert needles("[a-c]") is None and needles("x[ab]") == ("x",)
     assert needles(r"(?i)^(--config-env=)?core\.hookspath=", fold=True) == ("core.hookspath=",)
     assert needles("(?i)Token|API", fold=True) == ("api", "token") and needles("(?i)\u017ft", fold=True) is None
 
 
 def test_a_text_without_the_needles_never_matches() -> None:
     pieces = ["a", "b", "c", "x", "ab", "abc", "\n", " ", "-", "m", "pip", "jouet_git", "import ", "from ",
-              ".env", ".", "(", "'", "run_path", "jouet-git", "JOUET_GIT", "A", "B"]
+              ".env", ".", "(", "'", "run_path", "jouet-git", "JOUET_GIT", "A", "B", "*", "?", "[", "$", "`", "d"]
     rng = random.Random(7)
     texts = {"".join(p) for n in range(3) for p in itertools.product(pieces[:12], repeat=n)}
     texts |= {"".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(4000)}

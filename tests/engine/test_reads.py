@@ -203,3 +203,18 @@ def test_shows_no_file_only_when_reads_says_so(work: Path, command: str, none: b
         assert reads.shown(call) is None, command
     elif not command.startswith("tail"):
         assert reads.shown(call) is not None, command
+
+
+def test_sed_print_commands_read_as_the_pattern_they_replaced() -> None:
+    # reads._sed_print replaced this regular expression (compiled on every sed read): same answers.
+    import itertools
+    import re
+
+    from jouet_git.reads import _sed_print
+
+    pattern = re.compile(r"^\s*(\d+|\$)(?:\s*,\s*(\d+|\$))?\s*([pq])\s*$")
+    pieces = ["1", "40", "$", ",", "p", "q", " ", "\t", "a", "P", "٣", "", "-"]
+    for parts in itertools.product(pieces, repeat=4):
+        text = "".join(parts)
+        found = pattern.match(text)
+        assert _sed_print(text) == (found.groups() if found else None), text

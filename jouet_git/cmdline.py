@@ -161,42 +161,90 @@ def skip_global_options(program: str, words: list[str], start: int, value_flags:
     return i
 
 
+def read_options(words: list[str], values: frozenset[str] | tuple[str, ...], first: int = 0,
+                 numbers: bool = False) -> tuple[list[tuple[str, str | None]], list[str], bool]:
+    """Read WORDS[FIRST:] as a program reads its command line: (its options in order, each with its
+    value or None, its operands, whether it is whole).
+
+    A cluster of short options gives each one (`-fu`: -f and -u); an option listed in VALUES (short
+    `-o` or long `--output` alike) takes the rest of its cluster or the next word (`-ofile`, `-o
+    file`, `--output=file`, `--output file`); a long option with `=` always has its value. After `--`
+    every word is an operand, and so is a lone `-`. With NUMBERS, `-20` reads as `-n 20` and `+5` as
+    the option "+" with value 5, as head and tail read them. An option that takes a value and ends the
+    line comes back with None, and the line is not whole.
+    """
+    options: list[tuple[str, str | None]] = []
+    operands: list[str] = []
+    i = first
+    n = len(words)
+    while i < n:
+        word = words[i]
+        i += 1
+        if word == "--":
+            operands.extend(words[i:])
+            break
+        if len(word) < 2 or word[0] != "-":
+            if numbers and word[:1] == "+" and word[1:].isdigit():
+                options.append(("+", word[1:]))
+            else:
+                operands.append(word)
+            continue
+        if word[1] == "-":
+            name, eq, value = word.partition("=")
+            if eq:
+                options.append((name, value))
+            elif name not in values:
+                options.append((name, None))
+            elif i < n:
+                options.append((name, words[i]))
+                i += 1
+            else:
+                options.append((name, None))
+                return options, operands, False
+            continue
+        if numbers and word[1:].isdigit():
+            options.append(("-n", word[1:]))
+            continue
+        for j in range(1, len(word)):
+            flag = "-" + word[j]
+            if flag not in values:
+                options.append((flag, None))
+                continue
+            if j + 1 < len(word):
+                options.append((flag, word[j + 1:]))
+            elif i < n:
+                options.append((flag, words[i]))
+                i += 1
+            else:
+                options.append((flag, None))
+                return options, operands, False
+            break
+    return options, operands, True
+
+
 def split_options(words: list[str], value_flags: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
-    """Split WORDS into (options, arguments).
+    """Split WORDS into (options, arguments), as read_options reads them.
 
     Options come back one per flag, without values: `-fu` gives -f and -u, `--force=x` gives
     --force. An option listed in VALUE_FLAGS takes the next word (or, in a cluster, the rest of the
     cluster) as its value, which is neither an option nor an argument. After `--` everything is an
     argument.
     """
-    flags: list[str] = []
-    args: list[str] = []
-    i = 0
-    n = len(words)
-    while i < n:
-        word = words[i]
-        i += 1
-        if word == "--":
-            args.extend(words[i:])
-            break
-        if not is_option(word):
-            args.append(word)
-            continue
-        if word.startswith("--"):
-            name, eq, _ = word.partition("=")
-            flags.append(name)
-            if not eq and name in value_flags:
-                i += 1
-            continue
-        # A cluster of short options: stop at the first one that takes a value.
-        for j in range(1, len(word)):
-            flag = "-" + word[j]
-            flags.append(flag)
-            if flag in value_flags:
-                if j == len(word) - 1:
-                    i += 1
-                break
-    return flags, args
+    options, args, _ = read_options(words, value_flags)
+    return [name for name, _ in options], args
+
+
+# The options of sed that take a value, short and long.
+SED_VALUES = frozenset({"-e", "-f", "-l", "--expression", "--file", "--line-length"})
+
+
+def sed_scripts(options: list[tuple[str, str | None]], operands: list[str]) -> tuple[list[str], list[str]]:
+    """The scripts a sed command runs (each -e or --expression value, else its first operand) and the
+    files it reads, from its options and operands as read_options reads them with SED_VALUES."""
+    scripts = [value for name, value in options if name in ("-e", "--expression") and value is not None]
+    if scripts:
+        return scripts, list(operands)
+    return operands[:1], operands[1:]
 
 
 def short_flag(arg: str, letter: str, value_letters: str = "") -> bool:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import os
 
+from jouet_git import cmdline
 from jouet_git.call import KIND_READ, KIND_SHELL, POST_TOOL_USE, SHELL_READERS
 
 TYPE_CHECKING = False
@@ -226,52 +227,12 @@ def _length(stream: Stream) -> int:
 
 
 class _Options:
-    """A reader's options and operands, read the way its program reads them."""
+    """A reader's options and operands, read the way its program reads them (cmdline.read_options,
+    with head's and tail's `-20` and `+5`); `bad` when the line ends on an option's missing value."""
 
     def __init__(self, argv: list[str], with_value: frozenset[str], long_with_value: frozenset[str]) -> None:
-        self.flags: list[tuple[str, str | None]] = []
-        self.operands: list[str] = []
-        self.bad = False
-        i = 1
-        n = len(argv)
-        while i < n:
-            word = argv[i]
-            i += 1
-            if word == "--":
-                self.operands.extend(argv[i:])
-                break
-            if word.startswith("--"):
-                name, eq, value = word.partition("=")
-                if not eq and name in long_with_value:
-                    if i >= n:
-                        self.bad = True
-                        break
-                    value = argv[i]
-                    i += 1
-                self.flags.append((name, value if (eq or name in long_with_value) else None))
-            elif word.startswith("-") and word != "-" and len(word) > 1:
-                if word[1:].isdigit():  # head -20, tail -5
-                    self.flags.append(("-n", word[1:]))
-                    continue
-                j = 1
-                while j < len(word):
-                    letter = "-" + word[j]
-                    if letter in with_value:
-                        value = word[j + 1:]
-                        if not value:
-                            if i >= n:
-                                self.bad = True
-                                break
-                            value = argv[i]
-                            i += 1
-                        self.flags.append((letter, value))
-                        break
-                    self.flags.append((letter, None))
-                    j += 1
-            elif word.startswith("+") and word[1:].isdigit():  # tail +5
-                self.flags.append(("+", word[1:]))
-            else:
-                self.operands.append(word)
+        self.flags, self.operands, whole = cmdline.read_options(argv, with_value | long_with_value, 1, numbers=True)
+        self.bad = not whole
 
     def has(self, *names: str) -> bool:
         return any(name == wanted for name, _ in self.flags for wanted in names)
@@ -285,8 +246,6 @@ _NL_VALUES = frozenset({"-b", "-d", "-f", "-h", "-i", "-l", "-n", "-s", "-v", "-
 _NL_LONG = frozenset({"--body-numbering", "--section-delimiter", "--footer-numbering", "--header-numbering",
                       "--line-increment", "--join-blank-lines", "--number-format", "--number-separator",
                       "--starting-line-number", "--number-width"})
-_SED_VALUES = frozenset({"-e", "-f", "-l"})
-_SED_LONG = frozenset({"--expression", "--file", "--line-length"})
 
 
 def _count_option(options: _Options) -> tuple[str, int] | None:
@@ -316,12 +275,9 @@ def _sed_ranges(options: _Options) -> tuple[list[tuple[int, int | None]], list[s
     if not options.has("-n", "--quiet", "--silent") or options.has("-i", "--in-place", "-z", "--null-data", "-f",
                                                                     "--file", "-s", "--separate"):
         return None
-    scripts = [value for name, value in options.flags if name in ("-e", "--expression") and value is not None]
-    operands = list(options.operands)
+    scripts, operands = cmdline.sed_scripts(options.flags, options.operands)
     if not scripts:
-        if not operands:
-            return None
-        scripts = [operands.pop(0)]
+        return None
     ranges: list[tuple[int, int | None]] = []
     for script in scripts:
         for part in script.replace("\n", ";").split(";"):
@@ -446,7 +402,7 @@ def _apply(command: Command, stream: Stream | None, directory: str, home: str) -
                 out.extend(_slice(source, total - n + 1, None))
         return out
     if program == "sed":
-        options = _Options(argv, _SED_VALUES, _SED_LONG)
+        options = _Options(argv, cmdline.SED_VALUES, frozenset())
         if options.bad:
             return None
         found = _sed_ranges(options)

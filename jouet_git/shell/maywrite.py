@@ -74,8 +74,7 @@ def may_write(commands: list[Command]) -> bool:
                     return True
         elif program.startswith(("python", "pypy")) or (program in INTERPRETERS and program not in OTHERS):
             # writes() reads only their inline code (`python3 script.py` has none), and json.tool's output
-            code = inline_code(command)
-            if (code and any(needle in code for needle in WRITE_NEEDLES)) or "json.tool" in command.argv:
+            if may_write_inline(inline_code(command)) or "json.tool" in command.argv:
                 return True
         elif program == "curl":
             # curl writes a file only when an option says so (shell/writers.py): a long one of
@@ -101,8 +100,9 @@ def may_write(commands: list[Command]) -> bool:
     return False
 
 
-_CURL_WRITING = ("--output", "--remote-name", "--dump-header", "--cookie-jar", "--trace", "--stderr", "--libcurl",
-                 "--etag-save", "--hsts", "--alt-svc", "--config")
+def may_write_inline(code: str) -> bool:
+    """Whether inline CODE may write a file: it holds one of WRITE_NEEDLES."""
+    return any(needle in code for needle in WRITE_NEEDLES)
 
 
 def _moves_git(command: Command) -> bool:
@@ -116,6 +116,10 @@ def _sed_writes(word: str) -> bool:
     if word.startswith("--in-place") or (word.startswith("-") and not word.startswith("--") and "i" in word):
         return True
     return "w " in word or "w\t" in word or "W " in word or "W\t" in word  # a script's w command
+
+
+_CURL_WRITING = ("--output", "--remote-name", "--dump-header", "--cookie-jar", "--trace", "--stderr", "--libcurl",
+                 "--etag-save", "--hsts", "--alt-svc", "--config")
 
 
 def _curl_writes(word: str) -> bool:

@@ -53,39 +53,14 @@ _WGET_WRITES = {"-o": "wget -o", "--output-file": "wget -o", "-a": "wget -a", "-
                 "--save-cookies": "wget --save-cookies"}
 
 
-def read(argv: list[str], short_values: frozenset[str], long_values: frozenset[str]) -> tuple[
+def read(argv: list[str], short_values: str | frozenset[str], long_values: frozenset[str]) -> tuple[
         list[tuple[str, str]], list[str]]:
-    """(options with their values, in order; flags get ""), operands."""
-    options: list[tuple[str, str]] = []
-    operands: list[str] = []
-    i = 1
-    n = len(argv)
-    while i < n:
-        word = argv[i]
-        i += 1
-        if word == "--":
-            operands.extend(argv[i:])
-            break
-        if word.startswith("--"):
-            name, eq, value = word.partition("=")
-            if not eq and name in long_values:
-                value = argv[i] if i < n else ""
-                i += 1
-            options.append((name, value))
-        elif word.startswith("-") and len(word) > 1:
-            for k in range(1, len(word)):
-                letter = word[k]
-                if letter in short_values:
-                    value = word[k + 1:]
-                    if not value:
-                        value = argv[i] if i < n else ""
-                        i += 1
-                    options.append(("-" + letter, value))
-                    break
-                options.append(("-" + letter, ""))
-        else:
-            operands.append(word)
-    return options, operands
+    """(options with their values, in order; a flag, or an option whose value is missing, gets ""),
+    operands: cmdline.read_options with SHORT_VALUES given as letters."""
+    from jouet_git import cmdline
+
+    options, operands, _ = cmdline.read_options(argv, frozenset("-" + c for c in short_values) | long_values, 1)
+    return [(name, "" if value is None else value) for name, value in options], operands
 
 
 def url_name(url: str, empty: str = "") -> str:

@@ -33,8 +33,8 @@ from jouet_git.shell.maywrite import (
     OPTION_WRITERS,
     REMOVE_ALL,
     TREE_WRITES,
-    WRITE_NEEDLES,
     inline_code,
+    may_write_inline,
 )
 
 TYPE_CHECKING = False
@@ -85,7 +85,7 @@ _VALUES: dict[str, frozenset[str]] = {
                         "--chown", "--log-file", "--password-file", "-B", "--block-size", "--compare-dest",
                         "--copy-dest", "--link-dest", "--partial-dir", "--suffix", "--timeout"}),
     "scp": frozenset({"-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S"}),
-    "sed": frozenset({"-e", "-f", "-l", "--expression", "--file", "--line-length"}),
+    "sed": cmdline.SED_VALUES,
     "perl": frozenset({"-e", "-E", "-I", "-M", "-m", "-x"}),
     "ruby": frozenset({"-e", "-E", "-I", "-r", "-C", "-F"}),
     "vim": frozenset({"-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t", "-q"}),
@@ -341,43 +341,13 @@ def _in_place_files(program: str, argv: list[str], add: _Adder) -> None:
         add(file, f"{program} -i")
 
 
-def _sed_scripts(argv: list[str]) -> list[str]:
-    """The scripts a sed command runs: each -e (--expression) value, else its first operand."""
-    scripts: list[str] = []
-    first: str | None = None
-    k = 1
-    while k < len(argv):
-        word = argv[k]
-        if word == "--":
-            if first is None and k + 1 < len(argv):
-                first = argv[k + 1]
-            break
-        if word in ("-e", "--expression") and k + 1 < len(argv):
-            scripts.append(argv[k + 1])
-            k += 1
-        elif word.startswith("--expression="):
-            scripts.append(word.partition("=")[2])
-        elif word.startswith("-") and not word.startswith("--") and len(word) > 1:
-            for j, letter in enumerate(word[1:], 1):
-                if letter in "efl":
-                    value = word[j + 1:] or (argv[k + 1] if k + 1 < len(argv) else "")
-                    if not word[j + 1:]:
-                        k += 1
-                    if letter == "e":
-                        scripts.append(value)
-                    break
-        elif not word.startswith("-") and first is None:
-            first = word
-        k += 1
-    return scripts or ([first] if first is not None else [])
-
-
 def _sed_written(argv: list[str]) -> list[str]:
     """The files a sed script's w and W commands (and the s command's w flag) write: the rest of the
     line after `w` and blanks. Read loosely: any such `w` counts, so a pattern holding `w text` names
     a file too (a write jouet only checks, never a miss)."""
     found: list[str] = []
-    for script in _sed_scripts(argv):
+    options, operands, _ = cmdline.read_options(argv, cmdline.SED_VALUES, 1)
+    for script in cmdline.sed_scripts(options, operands)[0]:
         for line in script.split("\n"):
             at = 0
             while True:
@@ -435,32 +405,11 @@ _AWK_STRING = r'"((?:[^"\\\n]|\\.)*)"'
 
 def _awk(argv: list[str], add: _Adder) -> None:
     """An awk program that prints into a file (`print > "f"`, `printf ... >> f`) writes the literal
-    paths it names (and, when it reads ENVIRON or HOME, the same under ~), as inline programs do."""
-    programs: list[str] = []
-    first = True
-    k = 1
-    while k < len(argv):
-        word = argv[k]
-        if word in ("-f", "--file", "-i", "--include", "-v", "--assign", "-F", "--field-separator"):
-            first = first and word not in ("-f", "--file")
-            k += 2
-            continue
-        if word in ("-e", "--source") and k + 1 < len(argv):
-            programs.append(argv[k + 1])
-            first = False
-            k += 2
-            continue
-        if word.startswith("-") and word != "-" and first:
-            first = first and not word.startswith(("-f", "--file="))
-        elif first:
-            programs.append(word)
-            first = False
-        k += 1
-    if any(word in ("-iinplace", "--include=inplace") or (word in ("-i", "--include") and k + 1 < len(argv)
-                                                             and argv[k + 1] == "inplace")
-           for k, word in enumerate(argv)):
-        # gawk -i inplace rewrites each file it reads
-        for file in _awk_files(argv):
+    paths it names (and, when it reads ENVIRON or HOME, the same under ~), as inline programs do;
+    gawk -i inplace rewrites each file it reads."""
+    programs, files, inplace = _awk_words(argv)
+    if inplace:
+        for file in files:
             add(file, "gawk -i inplace")
     for code in programs:
         if not re.search(_AWK_REDIRECT, code):
@@ -472,29 +421,40 @@ def _awk(argv: list[str], add: _Adder) -> None:
                 continue
             add(text, "awk >")
             if home and not text.startswith("~"):  # ENVIRON["HOME"] "/.config/...": joined to the home
-                add(f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}", "awk >")
+                add(_under_home(text), "awk >")
 
 
-def _awk_files(argv: list[str]) -> list[str]:
-    """The files an awk command reads: its operands after the program (past -f, -e, -v, -F, -i values)."""
+def _awk_words(argv: list[str]) -> tuple[list[str], list[str], bool]:
+    """An awk command's programs given on its line (-e values, else its first operand), the files it
+    reads (the operands after the program; var=value operands assign), and whether `-i inplace`
+    makes gawk rewrite them."""
+    programs: list[str] = []
     files: list[str] = []
-    program_given = False
+    program_given = inplace = False
     k = 1
     while k < len(argv):
         word = argv[k]
         if word in ("-f", "--file", "-e", "--source", "-i", "--include", "-v", "--assign", "-F",
                     "--field-separator"):
+            value = argv[k + 1] if k + 1 < len(argv) else None
+            if word in ("-e", "--source") and value is not None:
+                programs.append(value)
+            inplace = inplace or (word in ("-i", "--include") and value == "inplace")
             program_given = program_given or word in ("-f", "--file", "-e", "--source")
             k += 2
             continue
         if word.startswith("-") and word != "-":
+            inplace = inplace or word in ("-iinplace", "--include=inplace")
+            if word.startswith("--source="):
+                programs.append(word.partition("=")[2])
             program_given = program_given or word.startswith(("-f", "--file=", "--source="))
         elif not program_given:
+            programs.append(word)
             program_given = True
-        elif "=" not in word:  # var=value operands assign, they are no file
+        elif "=" not in word:
             files.append(word)
         k += 1
-    return files
+    return programs, files, inplace
 
 
 def _option_writer(program: str, argv: list[str], add: _Adder) -> None:
@@ -560,8 +520,7 @@ def _inline(command: Command, add: _Adder) -> None:
     code = inline_code(command)
     # Look for a write in the code itself, not in what its strings say (a path may hold `popen`);
     # short strings stay, since they are the modes ('w', "a+", '>').
-    if not code or not any(needle in code for needle in WRITE_NEEDLES) or \
-            not re.search(_WRITE_CALL, re.sub(_LITERAL, _mode_only, code)):
+    if not may_write_inline(code) or not re.search(_WRITE_CALL, re.sub(_LITERAL, _mode_only, code)):
         return
     how = f"{command.program} (inline code)"
     if any(name in code for name in _ARGV_NAMES):
@@ -577,7 +536,7 @@ def _inline(command: Command, add: _Adder) -> None:
             continue
         add(text, how)
         if home and not _rooted(text):
-            add(f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}", how)
+            add(_under_home(text), how)
 
 
 _ARGV_NAMES = ("argv", "ARGV", "Deno.args", "arg[", "$args")
@@ -593,6 +552,11 @@ def _after_code(argv: list[str], code: str) -> list[str]:
             start = k + 1
             break
     return [word for word in argv[start:] if word != "-" and not word.startswith("-")]
+
+
+def _under_home(text: str) -> str:
+    """TEXT joined to the home directory, for a program that joins a literal path to $HOME."""
+    return f"~/{text.lstrip('./') if text.startswith('./') else text.lstrip('/')}"
 
 
 def _mode_only(match: re.Match[str]) -> str:
@@ -653,7 +617,7 @@ def _git(command: Command, add: _Adder) -> None:
     elif sub in TREE_WRITES:
         # Where the work tree is moved (-C, --work-tree, GIT_WORK_TREE, a cd before): the files the
         # pathspecs after -- name there, or, without them, anything in it.
-        tree = cmdline.git_where(argv, add.base, command.env)
+        tree = cmdline.command_where(command, add.base)
         if tree is None:
             return  # the call's own work tree
         rest = argv[i + 1:]

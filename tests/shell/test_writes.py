@@ -88,6 +88,7 @@ def written(command: str) -> list[tuple[str, str, bool]]:
     ("awk 'BEGIN{f=ENVIRON[\"HOME\"] \"/.config/x.toml\"; print 1 > f}'",
      [("/.config/x.toml", "awk >", False), ("~/.config/x.toml", "awk >", False)]),
     ("awk '$1 > 5 {print}' in.txt", []),
+    ("gawk --source='{print > \"out/b.txt\"}' in.txt", [("out/b.txt", "awk >", False)]),
     ("awk '{print $1}' in.txt > out.txt", [("out.txt", "redirect", False)]),
     ("git --work-tree=/x checkout HEAD -- a.toml b", [("/x/a.toml", "git checkout", False),
                                                        ("/x/b", "git checkout", False)]),

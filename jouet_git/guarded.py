@@ -46,9 +46,18 @@ GIT_CONFIG = "git-config"
 
 EDIT = "edit"  # a file tool's write: its input says what the file becomes
 # Shell writes that put content from elsewhere in place, or take the file away.
-_OPAQUE = ("cp", "mv", "ln", "link", "install", "rsync", "scp", "dd", "curl -o", "wget -O", "tar -x", "unzip",
-           "git mv", "rm", "git rm", "unlink", "shred", "rmdir", "find", "truncate", "srm")
+_OPAQUE = ("cp", "cp -r", "mv", "ln", "link", "install", "rsync", "rsync -r", "scp", "scp -r", "dd", "curl -o",
+           "wget -O", "tar -x", "unzip", "git mv", "rm", "git rm", "unlink", "shred", "rmdir", "find", "truncate",
+           "srm")
 _MODE_CHANGES = ("chmod", "chown", "chgrp", "setfacl", "chattr")
+# What View._below answers.
+_YES = "yes"
+_NO = "no"
+_MISSING = "missing"
+# Copies and moves of whole directories (shell/writes.py TREE_HOWS, TREE_INTO).
+_TREES = ("cp -r", "rsync -r", "scp -r", "mv")
+TREE_INTO = " into"
+
 
 _GIT_HOOK_NAMES = ("pre-commit", "pre-push", "post-checkout")
 _GIT_HOOK_MARKER = b"# jouet-git hook:"
@@ -110,8 +119,8 @@ def _real_list(path: str) -> list[str] | None:
 class View:
     """The machine as one process sees it: environment, home, the call's directory, its files."""
 
-    __slots__ = ("_exempt", "_own", "_resolved_places", "_unresolved", "_whole_paths", "cwd", "environ", "home",
-                 "listdir", "package", "programs", "read", "realpath", "root")
+    __slots__ = ("_exempt", "_linked", "_missing_places", "_own", "_resolved_places", "_unresolved", "_whole_paths",
+                 "cwd", "environ", "home", "listdir", "package", "programs", "read", "realpath", "root")
 
     def __init__(self, environ: Mapping[str, str], home: str, cwd: str, root: str | None, package: list[str],
                  programs: list[str], read: Callable[[str], bytes | None] = _real_read,
@@ -137,6 +146,8 @@ class View:
         self._exempt: list[str] = []
         self._resolved_places: dict[str, str] = {}
         self._unresolved: tuple[list[tuple[str, str]], list[str]] | None = None
+        self._linked: dict[str, bool] = {}
+        self._missing_places: list[tuple[str, str]] | None = None
 
     @classmethod
     def here(cls, cwd: str) -> View:
@@ -250,12 +261,16 @@ class View:
         if self._whole_paths or name in names or not place.startswith("/") or os.path.normpath(place) != bare \
                 or name in ("", ".", ".."):
             return True
-        try:
-            return stat.S_ISLNK(os.lstat(bare).st_mode)
-        except FileNotFoundError:  # (nothing there: resolved, it ends with its name as written)
-            return False
-        except (OSError, ValueError):  # a loop, a name too long, a search refused: resolve it
-            return True
+        linked = self._linked.get(bare)  # (a call writing several paths asks of the same places)
+        if linked is None:
+            try:
+                linked = stat.S_ISLNK(os.lstat(bare).st_mode)
+            except FileNotFoundError:  # (nothing there: resolved, it ends with its name as written)
+                linked = False
+            except (OSError, ValueError):  # a loop, a name too long, a search refused: resolve it
+                linked = True
+            self._linked[bare] = linked
+        return linked
 
     # -- the verdict ----------------------------------------------------------------------------------
 
@@ -273,9 +288,16 @@ class View:
                 return Guarded(GIT_CONFIG, path, f"git's {shown}, which decides whether git runs jouet's hooks")
             return None
         full = self.resolve(path)
-        whole = removes or how in _MODE_CHANGES or how in ("tar -x", "unzip")
-        if whole:  # (a place below the path counts too: every place, resolved)
+        into = how.endswith(TREE_INTO)
+        if into:
+            how = how[: -len(TREE_INTO)]
+        whole = removes or how in _MODE_CHANGES or how in ("tar -x", "unzip") or how in _TREES
+        below = self._below(full, how, removes, into) if whole else _NO
+        if below is _YES:  # (a place below the path counts too: every place, resolved)
             places, exempts = self.own(), self._exempt
+        elif below is _MISSING:  # (below a path not there yet lie only places not there either)
+            places, exempts = self._holding(full)
+            places = places + [pair for pair in self._missing() if pair not in places]
         else:
             places, exempts = self._holding(full)
         exempt = any(full == e or full.startswith(e + "/") for e in exempts)
@@ -284,7 +306,7 @@ class View:
                 continue
             if full == place or full.startswith(place.rstrip("/") + "/"):
                 return Guarded(JOUET, full, what)
-            if whole and place.startswith(full.rstrip("/") + "/"):
+            if below is not _NO and place.startswith(full.rstrip("/") + "/"):
                 return Guarded(JOUET, full, f"a directory holding {what} ({place})")
         # Another program named jouet in a directory on PATH would be run by the hooks (a project's
         # hook command is a bare `jouet`, found on PATH) in jouet's place.
@@ -298,6 +320,34 @@ class View:
             return Guarded(JOUET, full, "one of jouet's own directories (settings, state, caches or plugins)")
         return (self._git_hooks(full, how, whole) or self._harness(full, how, text, edit)
                 or self._git_config_file(full, how, text, edit))
+
+    def _below(self, full: str, how: str, removes: bool, into: bool) -> object:
+        """Whether a write of the resolved path FULL that may reach below it (a removal, a mode change,
+        an archive unpacked, a tree copied: see guarded) can reach a place below it, as the disk
+        stands: _YES, _NO, or _MISSING when FULL is not there yet (a copy may make it). Only what is
+        below a directory is removed, has its mode changed, or is unpacked or copied into (a tree
+        copied or unpacked over a path that is a file fails); and a destination receiving sources by
+        name (INTO) is written below only when it is not a directory yet (it then becomes the copy).
+        On an invented machine (a rule's examples) the disk says nothing: always _YES."""
+        if self._whole_paths:
+            return _YES
+        try:
+            mode = os.lstat(full).st_mode
+        except FileNotFoundError:
+            return _NO if removes or how in _MODE_CHANGES else _MISSING  # (nothing there to remove)
+        except (OSError, ValueError):
+            return _YES
+        if removes or how in _MODE_CHANGES or not into:
+            return _YES if stat.S_ISDIR(mode) else _NO
+        return _NO if stat.S_ISDIR(mode) else _YES
+
+    def _missing(self) -> list[tuple[str, str]]:
+        """own()'s places that are not there (resolved), what each is: the only ones that can lie
+        below a path not there either (a place that is there has every directory above it there)."""
+        if self._missing_places is None:
+            places, _ = self._places()
+            self._missing_places = [(self._resolved(p), what) for p, what in places if not os.path.exists(p)]
+        return self._missing_places
 
     def _on_path(self, directory: str) -> bool:
         """Whether DIRECTORY is one of PATH's (the hook's own PATH, as the agent's shell inherits it)."""

@@ -154,6 +154,12 @@ def test_a_write_is_checked_against_only_the_places_that_may_hold_it_with_the_sa
         def _git_config_paths(self, full: str | None = None) -> list[str]:
             return View._git_config_paths(self)
 
+        def _below(self, full: str, how: str, removes: bool, into: bool) -> object:
+            # Every place, resolved, for any write that may reach below its path (but a destination
+            # that is a directory, receiving its sources by name: that is what such a write means).
+            found = View._below(self, full, how, removes, into)
+            return found if into and found == guarded._NO else guarded._YES
+
     cwd = str(tmp_path)
     places = [p for p, _ in View.here(cwd)._places()[0]] + View.here(cwd)._places()[1]
     targets = {str(tmp_path / "x"), "notes.txt", "build/out", "~/.config/jouet/config.toml", "~/.config",
@@ -168,16 +174,28 @@ def test_a_write_is_checked_against_only_the_places_that_may_hold_it_with_the_sa
         targets.add(os.path.dirname(place) + "/other")
     here = Every.here(cwd)
     checked = 0
+    (tmp_path / "dotfiles" / "tree").mkdir()
+    targets |= {str(tmp_path), str(tmp_path / "new" / "tree"), str(home), str(home / "new"), str(tmp_path / "dotfiles")}
     for target in sorted(targets):
-        for how in (">", "sed -i", "cp", "tee"):
-            fast = View.here(cwd).guarded(target, how)
-            every = here.guarded(target, how)
+        for how, removes in ((">", False), ("sed -i", False), ("cp", False), ("tee", False), ("rm", True),
+                             ("mv", True), ("chmod", False), ("cp -r", False), ("cp -r into", False), ("mv", False),
+                             ("mv into", False), ("rsync -r", False), ("tar -x", False)):
+            fast = View.here(cwd).guarded(target, how, removes)
+            every = here.guarded(target, how, removes)
             assert (fast and (fast.kind, fast.path, fast.what)) == (every and (every.kind, every.path, every.what)), \
-                (target, how)
+                (target, how, removes)
             checked += every is not None
     assert checked >= 40
-    # Most writes resolve none of the places.
+    # Most writes resolve none of the places, nor does removing a file; a tree copied to a new path
+    # resolves only the places not there.
     view = View.here(cwd)
     view.guarded("build/out/file.txt", ">")
+    view.guarded(str(tmp_path / "dotfiles" / "gc"), "rm", True)
     resolved_links = {p for p in places if os.path.islink(p.rstrip("/")) or not p.startswith("/") or "/loop/" in p}
-    assert set(view._resolved_places) <= resolved_links | {p for p in places if os.path.normpath(p) != p.rstrip("/")}
+    unwritten = {p for p in places if os.path.normpath(p) != p.rstrip("/")}
+    assert set(view._resolved_places) <= resolved_links | unwritten
+    view.guarded(str(tmp_path / "build" / "new"), "cp -r")
+    missing = {p for p, _ in View.here(cwd)._places()[0] if not os.path.exists(p)}
+    assert set(view._resolved_places) <= resolved_links | unwritten | missing
+    assert missing - set(view._resolved_places) == set()
+    assert set(places) - missing - resolved_links - unwritten  # (some places are there, and not resolved)

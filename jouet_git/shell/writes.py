@@ -330,6 +330,23 @@ def _in_place(argv: list[str], program: str) -> bool:
     return False
 
 
+# The `how` of a write that puts a whole tree of files in place, by program (see _destination), and
+# the mark on a destination that receives the sources by name when it is a directory.
+TREE_HOWS = {"cp": "cp -r", "rsync": "rsync -r", "scp": "scp -r", "mv": "mv"}
+TREE_INTO = " into"
+_RECURSIVE = {"cp": ("-r", "-R", "-a", "--recursive", "--archive"), "rsync": ("-r", "-a", "--recursive", "--archive"),
+              "scp": ("-r",)}
+
+
+def _tree_how(program: str, options: dict[str, str]) -> str | None:
+    """The `how` of PROGRAM's writes when it copies or moves whole directories (mv always; cp, rsync
+    and scp when recursive), else None."""
+    if program == "mv":
+        return "mv"
+    flags = _RECURSIVE.get(program)
+    return TREE_HOWS[program] if flags is not None and _has(options, *flags) else None
+
+
 def _in_place_files(program: str, argv: list[str], add: _Adder) -> None:
     if not _in_place(argv, program):
         return
@@ -362,6 +379,11 @@ def _sed_written(argv: list[str]) -> list[str]:
     return found
 
 
+def _remote(operand: str) -> bool:
+    """Whether an rsync or scp operand names another host's path (host:path)."""
+    return ":" in operand.split("/", 1)[0]
+
+
 def _destination(program: str, argv: list[str], add: _Adder) -> None:
     operands, options = _split(argv, program)
     target = options.get("-t") or options.get("--target-directory")
@@ -369,8 +391,6 @@ def _destination(program: str, argv: list[str], add: _Adder) -> None:
         for operand in operands:
             add(operand, "install -d")
         return
-    if program == "rsync" or program == "scp":
-        operands = [o for o in operands if ":" not in o.split("/", 1)[0]]  # host:path is not here
     sources = operands
     dest: str | None = target
     if dest is None:
@@ -378,6 +398,12 @@ def _destination(program: str, argv: list[str], add: _Adder) -> None:
             dest, sources = operands[-1], operands[:-1]
         elif program == "ln" and len(operands) == 1:
             dest, sources = ".", operands
+    if program == "rsync" or program == "scp":
+        # host:path is not here: a copy to another host writes nothing here, and one from it lands
+        # here under the name of its path.
+        if dest is not None and _remote(dest):
+            dest = None
+        sources = [o.partition(":")[2] or "." if _remote(o) else o for o in sources]
     if program == "mv":
         for source in sources:
             add(source, "mv", removes=True)
@@ -390,13 +416,31 @@ def _destination(program: str, argv: list[str], add: _Adder) -> None:
     if program == "rsync" and _has(options, "--delete", "--delete-before", "--delete-after", "--delete-during",
                                    "--delete-excluded", "--del"):
         add(dest, "rsync --delete", removes=True)
-    # The destination itself (a file, or a directory receiving the sources) and, for a directory,
-    # what lands in it.
-    add(dest, program)
+    tree = _tree_how(program, options)
+    if tree is None:
+        # The destination itself (a file, or a directory receiving the sources) and, for a directory,
+        # what lands in it.
+        add(dest, program)
+        for source in sources:
+            name = source.rstrip("/").rpartition("/")[2]
+            if name and name not in (".", ".."):
+                add(f"{dest.rstrip('/')}/{name}", program)
+        return
+    # A copy or move of whole directories puts a tree of files in place: what lies below the path
+    # written counts too (`cp -r /tmp/x/.config ~/` writes ~/.config/jouet/...). The destination
+    # receives each source under its own name, unless what is copied is a directory's content (`x/.`,
+    # rsync's `x/`, a glob, -T), which lands in the destination itself; and a destination that is not
+    # a directory yet becomes the copy (TREE_INTO: guarded.py tells which by looking).
+    contents = program in ("cp", "mv") and _has(options, "-T", "--no-target-directory")
     for source in sources:
-        name = source.rstrip("/").rpartition("/")[2]
-        if name and name not in (".", ".."):
-            add(f"{dest.rstrip('/')}/{name}", program)
+        bare = source.rstrip("/")
+        name = bare.rpartition("/")[2]
+        if (contents or not name or name in (".", "..") or (program == "rsync" and source.endswith("/"))
+                or any(c in source for c in "*?[")):
+            contents = True
+        else:
+            add(f"{dest.rstrip('/')}/{name}", tree)
+    add(dest, tree if contents else tree + TREE_INTO)
 
 
 _AWK_REDIRECT = r"\bprintf?\b[^;{}\n]*>"

@@ -185,6 +185,13 @@ def shell_attacks() -> list[Any]:
         pytest.param(f"cat /tmp/evil.toml 1<&0 <> {config}", id="read-write-redirection-of-config"),
         pytest.param(f"{{ echo x; echo y >&2; }} 2>> {config}", id="group-stderr-appends-to-config"),
         pytest.param(f"sed 's/x/y/w {config}' /tmp/evil.toml", id="sed-s-w-flag-over-config"),
+        # A tree copied into a directory that holds jouet's: its content lands on jouet's files.
+        pytest.param("cp -r /tmp/evil/. $JOUET_CONFIG_DIR_VALUE/..", id="cp-r-tree-content-into-config-s-parent"),
+        pytest.param("cp -r /tmp/evil/* $JOUET_CONFIG_DIR_VALUE/../", id="cp-r-glob-into-config-s-parent"),
+        pytest.param("rsync -a /tmp/evil/ $JOUET_CONFIG_DIR_VALUE/..", id="rsync-tree-content-into-config-s-parent"),
+        pytest.param("cp -rT /tmp/evil $JOUET_CONFIG_DIR_VALUE/..", id="cp-r-no-target-directory-onto-parent"),
+        pytest.param("cp -r /tmp/evil/$CONFIG_NAME $JOUET_CONFIG_DIR_VALUE/..",
+                     id="cp-r-a-tree-named-like-the-config-dir-into-its-parent"),
     ]
 
 
@@ -194,6 +201,7 @@ def expand(command: str) -> str:
         "$JOUET_CACHE_DIR_VALUE": env_dir(CACHE), "$JOUET_DATA_DIR_VALUE": env_dir(DATA),
         "$JOUET_SYSTEM_DIR_VALUE": env_dir(SYSTEM), "$BUILTIN_RULES": paths.builtin_rules_dir(),
         "$PACKAGE": paths.package_dir(), "$JOUET_PROGRAM": str(BIN / "jouet"),
+        "$CONFIG_NAME": os.path.basename(env_dir(CONFIG).rstrip("/")),
     }
     for name, value in values.items():
         command = command.replace(name, value)
@@ -372,6 +380,8 @@ def test_variables_that_move_jouet_s_settings(repo: Path, command: str) -> None:
     pytest.param("grep -rn jouet $BUILTIN_RULES", id="grep-builtin-rules"),
     pytest.param("python3 -m jouet_git rule list", id="python-m-jouet-rule-list"),
     pytest.param("echo hi > notes.txt && rm notes.txt", id="ordinary-writes"),
+    pytest.param("cp -r src build && mv build out && rsync -a out/ /tmp/jouet-test-copy/ && rm -rf out",
+                 id="ordinary-tree-copies"),
     pytest.param("python -m pytest --cov=jouet_git tests", id="pytest-with-coverage-of-jouet-git"),
 ])
 def test_reading_stays_allowed(repo: Path, command: str) -> None:

@@ -164,6 +164,30 @@ def test_mv_removes_its_sources() -> None:
     assert ("a", "mv", True) in written("mv a b")
 
 
+@pytest.mark.parametrize(("command", "expected"), [
+    # A recursive copy or a move puts a tree in place: under each source's name in the destination...
+    ("cp -r a b/", [("b/a", "cp -r", False), ("b/", "cp -r into", False)]),
+    ("cp -a /tmp/x/.config ~/", [("~/.config", "cp -r", False), ("~/", "cp -r into", False)]),
+    ("mv a b", [("a", "mv", True), ("b/a", "mv", False), ("b", "mv into", False)]),
+    ("scp -r host:x local/", [("local/x", "scp -r", False), ("local/", "scp -r into", False)]),
+    ("scp -r host:.config ~/", [("~/.config", "scp -r", False), ("~/", "scp -r into", False)]),
+    ("scp -r local host:dir/", []),
+    ("scp host:f ./", [("./", "scp", False), ("./f", "scp", False)]),
+    # ... or, for a directory's content, in the destination itself.
+    ("cp -r /tmp/x/. ~/.config/", [("~/.config/", "cp -r", False)]),
+    ("cp -r /tmp/x/* ~/.config/", [("~/.config/", "cp -r", False)]),
+    ("cp -rT /tmp/x ~/.config", [("~/.config", "cp -r", False)]),
+    ("mv -T /tmp/x ~/.config", [("/tmp/x", "mv", True), ("~/.config", "mv", False)]),
+    ("rsync -a /tmp/x/ ~/.config/", [("~/.config/", "rsync -r", False)]),
+    ("rsync -avz /tmp/x ~/", [("~/x", "rsync -r", False), ("~/", "rsync -r into", False)]),
+    # Not recursive: files only, as before.
+    ("cp a b/", [("b/", "cp", False), ("b/a", "cp", False)]),
+    ("rsync src/f dst/", [("dst/", "rsync", False), ("dst/f", "rsync", False)]),
+])
+def test_copies_of_whole_trees(command: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert written(command) == expected
+
+
 def test_rsync_delete_removes_the_destination() -> None:
     assert ("dst/", "rsync --delete", True) in written("rsync -a --delete src/ dst/")
 

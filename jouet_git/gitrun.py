@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 COUNTS: dict[str, int] = {"git": 0, "gitleaks": 0}
+# A stream's memo of git's answers read from the repository's files alone (gitmemo.GitMemo), or None.
+MEMO: Any = None
 REPO_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 _DROPPED = ("GIT_PAGER", "PAGER", "GIT_EXTERNAL_DIFF", "GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT",
             "GIT_TRACE2_PERF", "GIT_TRACE_PACKET", "GIT_TRACE_PERFORMANCE", "GIT_TRACE_SETUP")
@@ -115,9 +117,20 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
         deadline = time.monotonic() + timeout
     if deadline is not None and deadline - time.monotonic() <= 0:
         raise Timeout(f"no time was left to run {os.path.basename(argv[0])}")
+    used = dict(env) if env is not None else git_env()
+    kept: tuple[Any, Any] | None = None
+    memo = MEMO
+    if memo is not None and input is None and not later_input and kind == "git":
+        key = memo.key(argv, cwd, used)
+        if key is not None:
+            answer = memo.get(key)
+            if answer is not None:
+                return Answered(answer, max_output)
+            kept = (key, memo.print_for(key))
     COUNTS[kind] = COUNTS.get(kind, 0) + 1
-    child = _Child(argv, cwd, dict(env) if env is not None else git_env(), later_input or input is not None)
+    child = _Child(argv, cwd, used, later_input or input is not None)
     running = Running(child, argv, deadline, max_output)
+    running.keep = kept
     if not later_input:
         running.send(input)
     return running
@@ -126,7 +139,7 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
 class Running:
     """A child start() started, until result() or abandon()."""
 
-    __slots__ = ("_argv", "_child", "_deadline", "_fed", "_max_output")
+    __slots__ = ("_argv", "_child", "_deadline", "_fed", "_max_output", "keep")
 
     def __init__(self, child: _Child, argv: list[str], deadline: float | None, max_output: int | None) -> None:
         self._child = child
@@ -134,6 +147,8 @@ class Running:
         self._deadline = deadline
         self._max_output = max_output
         self._fed = False
+        # (key, fingerprint) its answer is kept under in the stream's memo, or None (see start).
+        self.keep: tuple[Any, Any] | None = None
 
     @property
     def waiting_for_input(self) -> bool:
@@ -154,7 +169,10 @@ class Running:
         if not self._fed:
             self.send(b"")
         try:
-            return child.communicate(self._deadline, self._max_output)
+            result = child.communicate(self._deadline, self._max_output)
+            if self.keep is not None and MEMO is not None:
+                MEMO.put(self.keep[0], self.keep[1], result)
+            return result
         except Timeout as stopped:
             child.kill()
             if stopped.args:
@@ -168,6 +186,30 @@ class Running:
     def abandon(self) -> None:
         """Kill the child (if it still runs) and reap it: its result is not wanted."""
         self._child.kill()
+
+
+class Answered(Running):
+    """What start() gives for a question a stream's memo answers (gitmemo.py): a Running whose
+    result is there already (no child)."""
+
+    __slots__ = ("_result",)
+
+    def __init__(self, result: Result, max_output: int | None) -> None:
+        self._result = result
+        self._max_output = max_output
+        self._fed = True
+        self.keep = None
+
+    def send(self, data: bytes | None) -> None:
+        raise ValueError("the child's input was given already")
+
+    def result(self) -> Result:
+        if self._max_output is not None and len(self._result.stdout) > self._max_output:
+            raise Timeout(f"more than {self._max_output} bytes of output")
+        return self._result
+
+    def abandon(self) -> None:
+        pass
 
 
 def git(args: list[str], cwd: str | None, *, timeout: float | None = None, deadline: float | None = None,

@@ -54,6 +54,8 @@ _MODE_CHANGES = ("chmod", "chown", "chgrp", "setfacl", "chattr")
 _YES = "yes"
 _NO = "no"
 _MISSING = "missing"
+# A View's work tree before it is looked for.
+_UNKNOWN = "?"
 # Copies and moves of whole directories (shell/writes.py TREE_HOWS, TREE_INTO).
 _TREES = ("cp -r", "rsync -r", "scp -r", "mv")
 TREE_INTO = " into"
@@ -119,8 +121,8 @@ def _real_list(path: str) -> list[str] | None:
 class View:
     """The machine as one process sees it: environment, home, the call's directory, its files."""
 
-    __slots__ = ("_exempt", "_linked", "_missing_places", "_own", "_resolved_places", "_unresolved", "_whole_paths",
-                 "cwd", "environ", "home", "listdir", "package", "programs", "read", "realpath", "root")
+    __slots__ = ("_exempt", "_linked", "_missing_places", "_own", "_resolved_places", "_root", "_unresolved",
+                 "_whole_paths", "cwd", "environ", "home", "listdir", "package", "programs", "read", "realpath")
 
     def __init__(self, environ: Mapping[str, str], home: str, cwd: str, root: str | None, package: list[str],
                  programs: list[str], read: Callable[[str], bytes | None] = _real_read,
@@ -129,7 +131,7 @@ class View:
         self.environ = environ
         self.home = home.rstrip("/") or "/"
         self.cwd = cwd
-        self.root = root  # the work tree around cwd, for project-level files
+        self._root = root  # the work tree around cwd, for project-level files (_UNKNOWN: found on first use)
         self.package = package
         self.programs = programs
         self.read = read
@@ -154,7 +156,7 @@ class View:
         """This machine, as the hook process sees it."""
         import sys
 
-        from jouet_git import gitdir, paths
+        from jouet_git import paths
 
         cwd = os.path.abspath(cwd)
         package = [paths.package_dir(), paths.builtin_rules_dir(), paths.builtin_plugins_dir()]
@@ -166,7 +168,15 @@ class View:
         if os.path.isfile(sibling):
             programs.append(sibling)
         home = os.environ.get("HOME") or os.path.expanduser("~")
-        return cls(os.environ, home, cwd, gitdir.find_root(cwd), package, programs)
+        return cls(os.environ, home, cwd, _UNKNOWN, package, programs)
+
+    def root(self) -> str | None:
+        """The work tree around the call's directory (looked for once, when a write needs it)."""
+        if self._root is _UNKNOWN:
+            from jouet_git import gitdir
+
+            self._root = gitdir.find_root(self.cwd)
+        return self._root
 
     # -- paths --------------------------------------------------------------------------------------
 
@@ -438,7 +448,7 @@ class View:
         if not base:
             base = os.path.join(self.home, target.home_default)
         out = [("user", self.resolve(os.path.join(base, target.user_file)))]
-        out.append(("project", self.resolve(os.path.join(self.root or self.cwd, target.project_file))))
+        out.append(("project", self.resolve(os.path.join(self.root() or self.cwd, target.project_file))))
         return out
 
     @staticmethod

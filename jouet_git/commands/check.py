@@ -24,7 +24,7 @@ import json
 import os
 import sys
 
-from jouet_git import term
+from jouet_git import gitrun, term
 from jouet_git.call import Call
 from jouet_git.engine import problems
 from jouet_git.engine.decide import Decision
@@ -160,6 +160,10 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
     from jouet_git.shell import ParseMemo
 
     answerer = Answerer(runner, base, harness, ParseMemo())
+    from jouet_git.gitmemo import GitMemo
+
+    # git's answers read from the repository's files alone are kept while those files stay the same.
+    gitrun.MEMO = GitMemo()
     try:
         if workers > 1:
             from jouet_git.commands import check_pool
@@ -169,6 +173,7 @@ def run_jsonl(stdin: Any, stdout: Any, default_cwd: str | None, runner: Runner |
         return _answer_lines(stdin, stdout, answerer)
     finally:
         runner.write_records()
+        gitrun.MEMO = None
         gc.set_threshold(*thresholds)
 
 
@@ -195,6 +200,8 @@ class Answerer:
         runner = self.runner
         base = self.base
         harness = self.harness
+        if gitrun.MEMO is not None:
+            gitrun.MEMO.begin_call()  # (the repository may have changed since the last line)
         try:
             # The call a line makes is a function of the line (with this stream's directory and
             # harness), read once: unless reading its command looked at files (Call.read_disk: `bash

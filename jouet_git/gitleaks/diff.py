@@ -350,7 +350,7 @@ def outgoing(repo: Repo, cwd: str, deadline: float, budget: Budget, revisions: l
 
 
 def _outgoing_args(revisions: list[str]) -> list[str]:
-    return ["log", "-p", "-U0", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
+    return ["log", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
             "--format=%x00%H %P", *revisions]
 
 

@@ -692,3 +692,20 @@ def test_the_scan_leaves_nothing_in_the_temporary_directory(repo: Path, s: Secre
     findings, reason = scan(str(repo), "staged")
     assert reason is None and findings and secrets.LAST.gitleaks_ran
     assert list(scratch.iterdir()) == []
+
+
+def test_a_text_conversion_the_repository_sets_hides_nothing_from_a_push(repo: Path, s: Secrets,
+                                                                          tmp_path: Path) -> None:
+    """A diff driver with a textconv (set in the repository's config and .gitattributes) would show
+    git's log an empty file: the push's scan reads the commits' own bytes."""
+    git(tmp_path, "init", "-q", "--bare", str(tmp_path / "remote.git"))
+    git(repo, "remote", "add", "origin", str(tmp_path / "remote.git"))
+    git(repo, "push", "-q", "origin", "HEAD:refs/heads/main")
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "config", "diff.hide.textconv", "true")
+    (repo / ".gitattributes").write_text("*.py diff=hide\n")
+    stage_secrets(repo, s)
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-q", "-m", "settings")
+    assert s.github not in git(repo, "log", "-p", "-1")  # (git's own log shows the conversion)
+    assert {"aws-access-token", "github-pat"} <= rules_of(scan(str(repo), "outgoing")[0])

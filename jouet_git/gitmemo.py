@@ -1,0 +1,217 @@
+"""What a stream of calls asked git, kept while the repository's files say git would answer the same.
+
+`jouet check --jsonl` answers many calls about one repository, and a commit's secret scan, a push's
+or a probe's branch count asks git the same question again on each line (1.5 to 3 ms a git). Some
+questions are answered from the repository's refs, index, objects and config alone, never from
+the work tree: `git diff --cached`, `git log`, `git rev-list`, `git rev-parse`, `git merge-base`,
+`git symbolic-ref`, `git for-each-ref`, `git show-ref`. For those, a stream (gitrun.MEMO) keeps
+each answer with a fingerprint of what it was read from, and gives it again while the fingerprint
+holds:
+
+- the git directory's HEAD, index, packed-refs, config, shallow, info/grafts, info/attributes and
+  objects/info/alternates (the common directory's too, for a linked work tree), and every directory
+  and file under refs/ (or reftable/): git writes a ref, the index and packed-refs to a lock file
+  renamed into place, which changes the directory's time stamps and the file's inode;
+- the work tree's top .gitattributes, and git's global and system config and attributes files
+  (where GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM say, too);
+- each one's device, inode, size, and modification and change times in nanoseconds.
+
+An answer is kept only when every one of those changed more than RACY seconds before it was asked
+(git's own "racy" rule: a file system stamps times at a coarse tick, so a change made within the
+same tick as the fingerprint could leave every stamp the same), only when git succeeded or said a
+revision does not exist, and only when its output holds no binary file (an attributes file below
+the top could make a file binary or not). Not kept: a run given input, a run whose environment
+makes git read other files or find another repository (GIT_DIR, GIT_INDEX_FILE, ...), a diff or log that could run
+an external diff or text conversion (without --no-ext-diff, and --no-textconv for a patch), and any
+command that reads the work tree (`git status`, `git diff` without --cached, `git ls-files`).
+
+Only streams use it: a hook asks each question once.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from jouet_git.gitrun import Result
+
+# How long before a question every file of its fingerprint must have last changed (see above).
+RACY = 0.1
+# How many answers a stream keeps.
+MAX_ANSWERS = 1024
+# Subcommands answered from refs, index, objects and config alone.
+_PURE = frozenset({"rev-list", "rev-parse", "merge-base", "symbolic-ref", "for-each-ref", "show-ref", "log",
+                   "diff"})
+_PATCHES = frozenset({"log", "diff"})
+# Variables that make git read files the fingerprint does not cover, or find another repository.
+# (Every other variable is part of an answer's key: its value cannot change within a stream.)
+_ELSEWHERE = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+                        "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_ATTR_SOURCE",
+                        "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_NAMESPACE"})
+_NOT_THERE = (b"unknown revision", b"bad revision", b"ambiguous argument", b"Needed a single revision",
+              b"no such ref", b"not a valid")
+
+
+def keepable(argv: list[str], env: Mapping[str, str]) -> bool:
+    """Whether git ARGV (run with ENV) is answered from the repository's files alone (see above)."""
+    if not argv or os.path.basename(argv[0]) != "git":
+        return False
+    i = 1
+    while i < len(argv) and argv[i] == "-c":
+        i += 2
+    if i >= len(argv) or argv[i] not in _PURE:
+        return False
+    sub = argv[i]
+    rest = argv[i + 1:]
+    if sub in _PATCHES:
+        if "--no-ext-diff" not in rest:
+            return False
+        if sub == "diff" and (("--cached" not in rest and "--staged" not in rest) or "--no-index" in rest):
+            return False
+        if any(w in ("-p", "--patch", "-u") or w.startswith("-U") for w in rest) and "--no-textconv" not in rest:
+            return False
+        if sub == "log" and any(w in ("-g", "--walk-reflogs", "--reflog") for w in rest):
+            return False  # (the reflog is not in the fingerprint)
+    if sub == "rev-list" and any(w in ("--reflog", "-g", "--walk-reflogs", "--all", "--indexed-objects")
+                                 or w.startswith("--disk-usage") for w in rest):
+        return False  # (the reflog is not in the fingerprint; --all counts it too)
+    if sub == "rev-parse" and any(w.startswith(("--git-path", "--local-env-vars", "--shared-index-path"))
+                                  for w in rest):
+        return False
+    return not any(name in _ELSEWHERE for name in env)
+
+
+class GitMemo:
+    """The answers a stream keeps (gitrun.MEMO while the stream lasts)."""
+
+    __slots__ = ("_answers", "_prints", "hits")
+
+    def __init__(self) -> None:
+        self._answers: dict[tuple[object, ...], tuple[tuple[object, ...], Result]] = {}
+        # The fingerprint of each repository for the current call (begin_call clears it): the
+        # repository cannot change while one call is decided.
+        self._prints: dict[tuple[str, object], tuple[object, ...] | None] = {}
+        self.hits = 0
+
+    def begin_call(self) -> None:
+        """A new call: the repository may have changed since the last one."""
+        self._prints.clear()
+
+    def key(self, argv: list[str], cwd: str | None, env: Mapping[str, str]) -> tuple[object, ...] | None:
+        """The key an answer to ARGV in CWD is kept under, or None when it may not be kept."""
+        if cwd is None or not keepable(argv, env):
+            return None
+        return (tuple(argv), cwd, frozenset(env.items()))
+
+    def get(self, key: tuple[object, ...]) -> Result | None:
+        """The answer kept under KEY, while its fingerprint holds."""
+        kept = self._answers.get(key)
+        if kept is None:
+            return None
+        now = self._print(key)
+        if now is None or now != kept[0]:
+            return None
+        self.hits += 1
+        return kept[1]
+
+    def put(self, key: tuple[object, ...], print_: tuple[object, ...] | None, result: Result) -> None:
+        """Keep RESULT under KEY with the fingerprint PRINT_ taken before git ran (None: not kept)."""
+        if print_ is None or not _keepable_result(result):
+            return
+        if len(self._answers) >= MAX_ANSWERS:
+            self._answers.clear()
+        self._answers[key] = (print_, result)
+
+    def print_for(self, key: tuple[object, ...]) -> tuple[object, ...] | None:
+        """The fingerprint for KEY's directory now (None: nothing may be kept)."""
+        return self._print(key)
+
+    def _print(self, key: tuple[object, ...]) -> tuple[object, ...] | None:
+        _, cwd, env = key
+        assert isinstance(cwd, str) and isinstance(env, frozenset)
+        where = (cwd, env)
+        if where in self._prints:
+            return self._prints[where]
+        found = self._prints[where] = fingerprint(cwd, dict(env))
+        return found
+
+
+def _keepable_result(result: Result) -> bool:
+    if b"Binary files " in result.stdout or b"GIT binary patch" in result.stdout:
+        return False
+    if result.code == 0:
+        return True
+    return any(text in result.stderr for text in _NOT_THERE)
+
+
+def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object, ...] | None:
+    """What the answers about the repository around CWD (git run with ENV, else this process's
+    environment) are read from, as the disk stands (see the module docstring); None outside a
+    repository, or when a file changed too recently to tell."""
+    if env is None:
+        env = os.environ
+    from jouet_git import gitdir
+
+    repo = gitdir.find(cwd)
+    if repo is None:
+        return None
+    files = [os.path.join(repo.git_dir, name) for name in ("HEAD", "index", "config.worktree", "shallow")]
+    dirs = [os.path.join(repo.git_dir, "refs")]
+    if repo.common_dir != repo.git_dir:
+        dirs.append(os.path.join(repo.common_dir, "refs"))
+    common = repo.common_dir
+    files += [os.path.join(common, name) for name in ("packed-refs", "config", "shallow", "info/grafts",
+                                                        "info/attributes", "objects/info/alternates")]
+    files.append(os.path.join(repo.root, ".gitattributes"))
+    home = env.get("HOME") or os.path.expanduser("~")
+    xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    files += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
+              os.path.join(xdg, "git", "attributes"), "/etc/gitconfig", "/etc/gitattributes"]
+    files += [env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name)]
+    stamps: list[object] = [repo.git_dir, repo.common_dir]
+    newest = 0
+    for path in files:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            stamps.append(None)
+            continue
+        except OSError:
+            return None
+        stamps.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+    reftable = os.path.join(common, "reftable")
+    for top in [*dirs, reftable]:
+        stack = [top]
+        while stack:
+            directory = stack.pop()
+            try:
+                st = os.stat(directory)
+                entries = os.scandir(directory)
+            except FileNotFoundError:
+                stamps.append((directory, None))
+                continue
+            except OSError:
+                return None
+            stamps.append((directory, st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
+            newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+            with entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                        continue
+                    # Each ref file too: git renames a new one into place (the directory's stamps
+                    # change), but another program may write one where it is.
+                    try:
+                        est = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        return None
+                    stamps.append((entry.path, est.st_ino, est.st_size, est.st_mtime_ns, est.st_ctime_ns))
+                    newest = max(newest, est.st_mtime_ns, est.st_ctime_ns)
+    if newest > time.time_ns() - int(RACY * 1e9):
+        return None
+    return tuple(stamps)

@@ -13,7 +13,8 @@ holds:
   and file under refs/ (or reftable/): git writes a ref, the index and packed-refs to a lock file
   renamed into place, which changes the directory's time stamps and the file's inode;
 - the work tree's top .gitattributes, and git's global and system config and attributes files
-  (where GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM say, too);
+  (where GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM say, too; nothing is kept while a config file
+  includes another or names an attributes file of its own);
 - each one's device, inode, size, and modification and change times in nanoseconds.
 
 An answer is kept only when every one of those changed more than RACY seconds before it was asked
@@ -172,6 +173,9 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
     files += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
               os.path.join(xdg, "git", "attributes"), "/etc/gitconfig", "/etc/gitattributes"]
     files += [env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name)]
+    configs = {os.path.join(common, "config"), os.path.join(repo.git_dir, "config.worktree"),
+               os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"), "/etc/gitconfig",
+               *(env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name))}
     stamps: list[object] = [repo.git_dir, repo.common_dir]
     newest = 0
     for path in files:
@@ -182,7 +186,10 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
             continue
         except OSError:
             return None
-        stamps.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        if path in configs and _points_elsewhere(path, stamp):
+            return None
+        stamps.append(stamp)
         newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
     reftable = os.path.join(common, "reftable")
     for top in [*dirs, reftable]:
@@ -215,3 +222,21 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
     if newest > time.time_ns() - int(RACY * 1e9):
         return None
     return tuple(stamps)
+
+
+# Whether a config file (by path and stamp) names other files git reads: an include, or an attributes
+# file of its own. Read once per version of the file.
+_ELSEWHERE_CONFIG: dict[tuple[str, tuple[int, ...]], bool] = {}
+
+
+def _points_elsewhere(path: str, stamp: tuple[int, ...]) -> bool:
+    key = (path, stamp)
+    found = _ELSEWHERE_CONFIG.get(key)
+    if found is None:
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read().lower()
+        except OSError:
+            return True
+        found = _ELSEWHERE_CONFIG[key] = b"include" in text or b"attributesfile" in text
+    return found

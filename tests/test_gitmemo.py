@@ -126,6 +126,19 @@ def test_the_staged_diff_follows_the_index(tmp_path: Path, memo: gitmemo.GitMemo
     assert ask(memo, STAGED, repo) == (marked, 1)
 
 
+def test_nothing_is_kept_while_a_config_file_includes_another(tmp_path: Path, memo: gitmemo.GitMemo) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "one\n"})
+    (tmp_path / "more.gitconfig").write_text("[diff]\n")
+    git(repo, "config", "include.path", str(tmp_path / "more.gitconfig"))
+    settle()
+    assert ask(memo, COUNT, repo)[1] == 1
+    assert ask(memo, COUNT, repo)[1] == 1
+    git(repo, "config", "--unset", "include.path")
+    settle()
+    assert ask(memo, COUNT, repo)[1] == 1
+    assert ask(memo, COUNT, repo)[1] == 0
+
+
 def test_nothing_changed_just_now_is_kept(tmp_path: Path, memo: gitmemo.GitMemo) -> None:
     """Within the racy window a change could leave every time stamp the same: nothing is kept."""
     repo = make_repo(tmp_path / "r", {"a.txt": "one\n"})

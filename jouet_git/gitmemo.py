@@ -22,9 +22,10 @@ An answer is kept only when every one of those changed more than RACY seconds be
 same tick as the fingerprint could leave every stamp the same), only when git succeeded or said a
 revision does not exist, and only when its output holds no binary file (an attributes file below
 the top could make a file binary or not). Not kept: a run given input, a run whose environment
-makes git read other files or find another repository (GIT_DIR, GIT_INDEX_FILE, ...), a diff or log that could run
-an external diff or text conversion (without --no-ext-diff, and --no-textconv for a patch), and any
-command that reads the work tree (`git status`, `git diff` without --cached, `git ls-files`).
+makes git read other files or find another repository (GIT_DIR, GIT_INDEX_FILE, ...), a patch
+that could run an external diff or a text conversion (without --no-ext-diff and --no-textconv),
+and any command that reads the work tree (`git status`, `git diff` without --cached, `git
+ls-files`).
 
 Only streams use it: a hook asks each question once.
 """
@@ -48,6 +49,8 @@ MAX_ANSWERS = 1024
 _PURE = frozenset({"rev-list", "rev-parse", "merge-base", "symbolic-ref", "for-each-ref", "show-ref", "log",
                    "diff"})
 _PATCHES = frozenset({"log", "diff"})
+# Options that make a diff print names, not a patch.
+_NO_PATCH = frozenset({"--name-only", "--name-status", "--raw"})
 # Variables that make git read files the fingerprint does not cover, or find another repository.
 # (Every other variable is part of an answer's key: its value cannot change within a stream.)
 _ELSEWHERE = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
@@ -69,12 +72,12 @@ def keepable(argv: list[str], env: Mapping[str, str]) -> bool:
     sub = argv[i]
     rest = argv[i + 1:]
     if sub in _PATCHES:
-        if "--no-ext-diff" not in rest:
-            return False
         if sub == "diff" and (("--cached" not in rest and "--staged" not in rest) or "--no-index" in rest):
             return False
-        if any(w in ("-p", "--patch", "-u") or w.startswith("-U") for w in rest) and "--no-textconv" not in rest:
-            return False
+        patch = any(w in ("-p", "--patch", "-u") or w.startswith("-U") for w in rest) or (
+            sub == "diff" and not any(w in _NO_PATCH for w in rest))
+        if patch and ("--no-ext-diff" not in rest or "--no-textconv" not in rest):
+            return False  # (a patch could run an external diff or a text conversion)
         if sub == "log" and any(w in ("-g", "--walk-reflogs", "--reflog") for w in rest):
             return False  # (the reflog is not in the fingerprint)
     if sub == "rev-list" and any(w in ("--reflog", "-g", "--walk-reflogs", "--all", "--indexed-objects")

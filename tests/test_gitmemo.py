@@ -26,7 +26,9 @@ ENV = {"PATH": "/usr/bin:/bin", "GIT_OPTIONAL_LOCKS": "0"}
 
 @pytest.mark.parametrize(("argv", "env", "kept"), [
     (STAGED, ENV, True),
-    (["git", "diff", "--staged", "--no-ext-diff", "--name-only"], ENV, True),
+    (["git", "diff", "--staged", "--name-only"], ENV, True),
+    (["git", "diff", "--cached", "--name-only", "--no-renames", "-z"], ENV, True),
+    (["git", "log", "--format=%H", "main"], ENV, True),
     (["git", "log", "-p", "--no-ext-diff", "--no-textconv", "main", "--not", "--remotes"], ENV, True),
     (COUNT, {**ENV, "GIT_SSL_CAINFO": "/etc/ca.pem"}, True),
     (["git", "rev-parse", "--show-toplevel"], ENV, True),
@@ -39,7 +41,10 @@ ENV = {"PATH": "/usr/bin:/bin", "GIT_OPTIONAL_LOCKS": "0"}
     (["git", "diff", "--no-index", "--cached", "--no-ext-diff", "a", "b"], ENV, False),
     # An external diff or a text conversion could run.
     (["git", "diff", "--cached", "-U0"], ENV, False),
+    (["git", "diff", "--cached", "--no-ext-diff"], ENV, False),
+    (["git", "diff", "--cached", "--stat", "--no-ext-diff"], ENV, False),
     (["git", "log", "-p", "--no-ext-diff", "main"], ENV, False),
+    (["git", "log", "-p", "--no-textconv", "main"], ENV, False),
     # The reflog is not in the fingerprint.
     (["git", "rev-list", "--count", "--reflog", "--not", "--all"], ENV, False),
     (["git", "log", "-g", "--no-ext-diff"], ENV, False),

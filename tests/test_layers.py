@@ -17,7 +17,7 @@ PACKAGE = Path(jouet_git.__file__).parent
 # The leaves: they use nothing of jouet_git but each other (and call <-> shell: a Call parses its
 # command with the shell reader on first use).
 BASE = {"call", "errors", "paths", "store", "regular", "gitrun", "gitdir", "cmdline", "gitopts", "gitbuiltins",
-        "budgets", "journal", "commands_index", "term", "agentenv", "realpath", "__version__", "jouet_git"}
+        "budgets", "journal", "commands_index", "term", "agentenv", "realpath", "gitmemo", "__version__", "jouet_git"}
 ALLOWED: dict[str, set[str]] = {
     "luau": set(),  # a library: nothing else of jouet_git, not even the base
     # What a session was shown (for `seen`), a project's fnox config, and source outlines: leaves

@@ -4,7 +4,10 @@
 or a probe's branch count asks git the same question again on each line (1.5 to 3 ms a git). Some
 questions are answered from the repository's refs, index, objects and config alone, never from
 the work tree: `git diff --cached`, `git log`, `git rev-list`, `git rev-parse`, `git merge-base`,
-`git symbolic-ref`, `git for-each-ref`, `git show-ref`. For those, a stream (gitrun.MEMO) keeps
+`git symbolic-ref`, `git for-each-ref`, `git show-ref`, and `git cat-file --batch` given the
+objects it reads (`HEAD:.gitleaks.toml`). Others read named files of the work tree besides:
+`git diff REV -- FILE...` and `git ls-files --others --exclude-standard -- FILE...` (what `git add
+FILE && git commit` would stage), each FILE one literal path. For those, a stream (gitrun.MEMO) keeps
 each answer with a fingerprint of what it was read from, and gives it again while the fingerprint
 holds:
 
@@ -14,18 +17,21 @@ holds:
   renamed into place, which changes the directory's time stamps and the file's inode;
 - the work tree's top .gitattributes, and git's global and system config and attributes files
   (where GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM say, too; nothing is kept while a config file
-  includes another or names an attributes file of its own);
+  includes another or names an attributes or excludes file of its own);
+- for named files of the work tree, each file (not a directory) and the .gitattributes and
+  .gitignore of every directory from the top down to it (info/exclude and the global ignore file
+  are among the files above);
 - each one's device, inode, size, and modification and change times in nanoseconds.
 
 An answer is kept only when every one of those changed more than RACY seconds before it was asked
 (git's own "racy" rule: a file system stamps times at a coarse tick, so a change made within the
 same tick as the fingerprint could leave every stamp the same), only when git succeeded or said a
 revision does not exist, and only when its output holds no binary file (an attributes file below
-the top could make a file binary or not). Not kept: a run given input, a run whose environment
+the top could make a file binary or not). Not kept: a run given its input later, a run whose environment
 makes git read other files or find another repository (GIT_DIR, GIT_INDEX_FILE, ...), a patch
 that could run an external diff or a text conversion (without --no-ext-diff and --no-textconv),
-and any command that reads the work tree (`git status`, `git diff` without --cached, `git
-ls-files`).
+and any other command that reads the work tree (`git status`, `git diff` of the whole tree or of
+a directory or a pattern).
 
 Only streams use it: a hook asks each question once.
 """
@@ -60,20 +66,52 @@ _NOT_THERE = (b"unknown revision", b"bad revision", b"ambiguous argument", b"Nee
               b"no such ref", b"not a valid")
 
 
-def keepable(argv: list[str], env: Mapping[str, str]) -> bool:
-    """Whether git ARGV (run with ENV) is answered from the repository's files alone (see above)."""
+# ls-files' options that list named files of the work tree or the index (with `-- PATHS`).
+_LS_FILES = frozenset({"-z", "--others", "-o", "--exclude-standard", "--full-name", "--cached", "-c"})
+# Characters that make a pathspec more than one literal path (and `:` first: its magic).
+_PATTERN = frozenset("*?[\\")
+
+
+def worktree_paths(argv: list[str]) -> list[str] | None:
+    """The files a `git diff REV -- PATHS` (not --cached) or `git ls-files ... -- PATHS` reads from
+    the work tree, when each is one literal path; None otherwise."""
+    if "--" not in argv or "--cached" in argv or "--staged" in argv:
+        return None
+    paths = argv[argv.index("--") + 1:]
+    if not paths or any(not p or p.startswith(":") or not _PATTERN.isdisjoint(p) for p in paths):
+        return None
+    return paths
+
+
+def keepable(argv: list[str], env: Mapping[str, str], input: bytes | None = None) -> bool:
+    """Whether git ARGV (run with ENV, given INPUT) is answered from the repository's files alone
+    (see above)."""
     if not argv or os.path.basename(argv[0]) != "git":
         return False
     i = 1
     while i < len(argv) and argv[i] == "-c":
         i += 2
-    if i >= len(argv) or argv[i] not in _PURE:
+    if i >= len(argv):
         return False
     sub = argv[i]
     rest = argv[i + 1:]
+    if sub == "cat-file" and rest in (["--batch"], ["--batch-check"]):
+        # The objects its input names (`HEAD:.gitleaks.toml`): refs and objects.
+        return input is not None and not any(name in _ELSEWHERE for name in env)
+    if input is not None:
+        return False
+    if sub == "ls-files":
+        # Which of the named files are there and not ignored (_paths_print covers them).
+        options = rest[:rest.index("--")] if "--" in rest else rest
+        return worktree_paths(argv) is not None and set(options) <= _LS_FILES and not any(
+            name in _ELSEWHERE for name in env)
+    if sub not in _PURE:
+        return False
     if sub in _PATCHES:
-        if sub == "diff" and (("--cached" not in rest and "--staged" not in rest) or "--no-index" in rest):
+        if sub == "diff" and "--no-index" in rest:
             return False
+        if sub == "diff" and "--cached" not in rest and "--staged" not in rest and worktree_paths(argv) is None:
+            return False  # (the whole work tree; named files are read by _paths_print)
         patch = any(w in ("-p", "--patch", "-u") or w.startswith("-U") for w in rest) or (
             sub == "diff" and not any(w in _NO_PATCH for w in rest))
         if patch and ("--no-ext-diff" not in rest or "--no-textconv" not in rest):
@@ -105,11 +143,12 @@ class GitMemo:
         """A new call: the repository may have changed since the last one."""
         self._prints.clear()
 
-    def key(self, argv: list[str], cwd: str | None, env: Mapping[str, str]) -> tuple[object, ...] | None:
-        """The key an answer to ARGV in CWD is kept under, or None when it may not be kept."""
-        if cwd is None or not keepable(argv, env):
+    def key(self, argv: list[str], cwd: str | None, env: Mapping[str, str],
+            input: bytes | None = None) -> tuple[object, ...] | None:
+        """The key an answer to ARGV in CWD (given INPUT) is kept under, or None when it may not be."""
+        if cwd is None or not keepable(argv, env, input):
             return None
-        return (tuple(argv), cwd, frozenset(env.items()))
+        return (tuple(argv), cwd, frozenset(env.items()), input)
 
     def get(self, key: tuple[object, ...]) -> Result | None:
         """The answer kept under KEY, while its fingerprint holds."""
@@ -135,13 +174,75 @@ class GitMemo:
         return self._print(key)
 
     def _print(self, key: tuple[object, ...]) -> tuple[object, ...] | None:
-        _, cwd, env = key
-        assert isinstance(cwd, str) and isinstance(env, frozenset)
+        argv, cwd, env, _ = key
+        assert isinstance(argv, tuple) and isinstance(cwd, str) and isinstance(env, frozenset)
         where = (cwd, env)
         if where in self._prints:
-            return self._prints[where]
-        found = self._prints[where] = fingerprint(cwd, dict(env))
-        return found
+            found = self._prints[where]
+        else:
+            found = self._prints[where] = fingerprint(cwd, dict(env))
+        paths = worktree_paths(list(argv))
+        if found is None or paths is None:
+            return found
+        files = _paths_print(cwd, found, paths)
+        return None if files is None else (found, files)
+
+
+def _paths_print(cwd: str, repo_print: tuple[object, ...], paths: list[str]) -> tuple[object, ...] | None:
+    """What git reads of the work tree for PATHS (relative to CWD) beyond the repository's own
+    files: each file (or its absence: not a directory), and the .gitattributes and .gitignore of
+    every directory from the top down to it, each directory not a link. None: not kept (a directory,
+    a path outside the work tree, a change within RACY seconds)."""
+    import stat
+
+    root = repo_print[0]
+    assert isinstance(root, str)
+    stamps: list[object] = []
+    newest = 0
+    dirs: set[str] = set()
+    for path in paths:
+        full = os.path.normpath(os.path.join(cwd, path))
+        if not full.startswith(root + "/"):
+            return None
+        try:
+            st = os.lstat(full)
+        except FileNotFoundError:
+            stamps.append((full, None))
+        except OSError:
+            return None
+        else:
+            if stat.S_ISDIR(st.st_mode):
+                return None
+            stamps.append((full, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+            newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+        directory = os.path.dirname(full)
+        while len(directory) >= len(root):
+            dirs.add(directory)
+            directory = os.path.dirname(directory)
+    for directory in sorted(dirs):
+        try:
+            st = os.lstat(directory)
+        except FileNotFoundError:
+            stamps.append((directory, None))
+            continue
+        except OSError:
+            return None
+        if not stat.S_ISDIR(st.st_mode):
+            return None  # (a link, or a file where a directory would be)
+        stamps.append((directory, st.st_ino))
+        for name in (".gitattributes", ".gitignore"):
+            try:
+                st = os.stat(os.path.join(directory, name))
+            except FileNotFoundError:
+                stamps.append(None)
+                continue
+            except OSError:
+                return None
+            stamps.append((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+            newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+    if newest > time.time_ns() - int(RACY * 1e9):
+        return None
+    return tuple(stamps)
 
 
 def _keepable_result(result: Result) -> bool:
@@ -169,17 +270,18 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
         dirs.append(os.path.join(repo.common_dir, "refs"))
     common = repo.common_dir
     files += [os.path.join(common, name) for name in ("packed-refs", "config", "shallow", "info/grafts",
-                                                        "info/attributes", "objects/info/alternates")]
+                                                        "info/attributes", "info/exclude", "objects/info/alternates")]
     files.append(os.path.join(repo.root, ".gitattributes"))
     home = env.get("HOME") or os.path.expanduser("~")
     xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
     files += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
-              os.path.join(xdg, "git", "attributes"), "/etc/gitconfig", "/etc/gitattributes"]
+              os.path.join(xdg, "git", "attributes"), os.path.join(xdg, "git", "ignore"), "/etc/gitconfig",
+              "/etc/gitattributes"]
     files += [env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name)]
     configs = {os.path.join(common, "config"), os.path.join(repo.git_dir, "config.worktree"),
                os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"), "/etc/gitconfig",
                *(env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name))}
-    stamps: list[object] = [repo.git_dir, repo.common_dir]
+    stamps: list[object] = [repo.root, repo.git_dir, repo.common_dir]
     newest = 0
     for path in files:
         try:
@@ -241,5 +343,5 @@ def _points_elsewhere(path: str, stamp: tuple[int, ...]) -> bool:
                 text = handle.read().lower()
         except OSError:
             return True
-        found = _ELSEWHERE_CONFIG[key] = b"include" in text or b"attributesfile" in text
+        found = _ELSEWHERE_CONFIG[key] = b"include" in text or b"attributesfile" in text or b"excludesfile" in text
     return found

@@ -120,8 +120,8 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
     used = dict(env) if env is not None else git_env()
     kept: tuple[Any, Any] | None = None
     memo = MEMO
-    if memo is not None and input is None and not later_input and kind == "git":
-        key = memo.key(argv, cwd, used)
+    if memo is not None and not later_input and kind == "git":
+        key = memo.key(argv, cwd, used, input)
         if key is not None:
             answer = memo.get(key)
             if answer is not None:

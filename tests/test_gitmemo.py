@@ -33,11 +33,18 @@ ENV = {"PATH": "/usr/bin:/bin", "GIT_OPTIONAL_LOCKS": "0"}
     (COUNT, {**ENV, "GIT_SSL_CAINFO": "/etc/ca.pem"}, True),
     (["git", "rev-parse", "--show-toplevel"], ENV, True),
     (["git", "merge-base", "--is-ancestor", "a", "b"], ENV, True),
-    # The work tree is read: never kept.
+    # Named files of the work tree: kept with their own fingerprint.
+    (["git", "diff", "-U0", "--no-ext-diff", "--no-textconv", "HEAD", "--", "a.txt", "src/b.py"], ENV, True),
+    (["git", "ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", "a.txt"], ENV, True),
+    # The whole work tree, a pattern or magic: never kept.
     (["git", "status", "--porcelain=v2"], ENV, False),
     (["git", "diff", "--no-ext-diff", "-U0", "--no-textconv"], ENV, False),
     (["git", "diff", "HEAD", "--no-ext-diff", "--name-only"], ENV, False),
+    (["git", "diff", "HEAD", "--name-only", "--", "src/*.py"], ENV, False),
+    (["git", "diff", "HEAD", "--name-only", "--", ":(glob)src"], ENV, False),
+    (["git", "diff", "-U0", "--no-ext-diff", "HEAD", "--", "a.txt"], ENV, False),
     (["git", "ls-files", "-z", "--others"], ENV, False),
+    (["git", "ls-files", "-z", "--modified", "--", "a.txt"], ENV, False),
     (["git", "diff", "--no-index", "--cached", "--no-ext-diff", "a", "b"], ENV, False),
     # An external diff or a text conversion could run.
     (["git", "diff", "--cached", "-U0"], ENV, False),
@@ -59,6 +66,16 @@ ENV = {"PATH": "/usr/bin:/bin", "GIT_OPTIONAL_LOCKS": "0"}
 ])
 def test_what_may_be_kept(argv: list[str], env: dict[str, str], kept: bool) -> None:
     assert gitmemo.keepable(argv, env) is kept
+
+
+def test_what_may_be_kept_with_its_input() -> None:
+    batch = b"HEAD:.gitleaks.toml\nHEAD:.gitleaksignore\n"
+    assert gitmemo.keepable(["git", "cat-file", "--batch"], ENV, batch)
+    assert gitmemo.keepable(["git", "cat-file", "--batch-check"], ENV, batch)
+    assert not gitmemo.keepable(["git", "cat-file", "--batch"], ENV)  # (its input comes later)
+    assert not gitmemo.keepable(["git", "cat-file", "--batch", "--follow-symlinks"], ENV, batch)
+    assert not gitmemo.keepable(["git", "cat-file", "--batch"], {**ENV, "GIT_DIR": "/x/.git"}, batch)
+    assert not gitmemo.keepable(COUNT, ENV, b"input")
 
 
 @pytest.fixture
@@ -129,6 +146,28 @@ def test_the_staged_diff_follows_the_index(tmp_path: Path, memo: gitmemo.GitMemo
     assert ran == 1 and b"Binary files" in marked
     # An answer naming a binary file is not kept (an attributes file below the top could change it).
     assert ask(memo, STAGED, repo) == (marked, 1)
+
+
+def test_the_files_of_a_commit_are_read_again_once_head_moves(tmp_path: Path, memo: gitmemo.GitMemo) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "one\n"})
+    settle()
+    batch = ["git", "cat-file", "--batch"]
+    request = b"HEAD:a.txt\n"
+
+    def read() -> tuple[bytes, int]:
+        memo.begin_call()
+        before = gitrun.COUNTS["git"]
+        out = gitrun.run(batch, str(repo), input=request).stdout
+        return out, gitrun.COUNTS["git"] - before
+
+    first, ran = read()
+    assert first.endswith(b"one\n\n") and ran == 1
+    assert read() == (first, 0)
+    (repo / "a.txt").write_text("two\n")
+    git(repo, "commit", "-qam", "two")
+    settle()
+    second, ran = read()
+    assert second.endswith(b"two\n\n") and ran == 1
 
 
 def test_nothing_is_kept_while_a_config_file_includes_another(tmp_path: Path, memo: gitmemo.GitMemo) -> None:
@@ -213,3 +252,43 @@ def test_a_stream_of_pushes_asks_git_once_while_nothing_changes(tmp_path: Path) 
     assert ran[4] > 0  # the commit between: read again
     assert gitrun.MEMO is None  # (the stream's memo ends with it)
     assert os.environ.get("GIT_DIR") is None
+
+
+def test_named_files_of_the_work_tree_are_read_again_once_they_change(
+        tmp_path: Path, memo: gitmemo.GitMemo) -> None:
+    repo = make_repo(tmp_path / "r", {"a.txt": "one\n", "src/b.py": "x = 1\n"})
+    head = git(repo, "rev-parse", "HEAD").strip()
+    changes = ["git", "diff", "-U0", "--no-ext-diff", "--no-textconv", head, "--", "a.txt", "src/b.py"]
+    untracked = ["git", "ls-files", "-z", "--others", "--exclude-standard", "--", "new.txt"]
+    (repo / "a.txt").write_text("two\n")
+    settle()
+    first, ran = ask(memo, changes, repo)
+    assert b"+two" in first and ran == 1
+    assert ask(memo, changes, repo) == (first, 0)
+    # Another file of the work tree changing does not matter; a named one does.
+    (repo / "notes.txt").write_text("elsewhere\n")
+    settle()
+    assert ask(memo, changes, repo) == (first, 0)
+    (repo / "src" / "b.py").write_text("x = 2\n")
+    settle()
+    second, ran = ask(memo, changes, repo)
+    assert b"+x = 2" in second and ran == 1
+    # An attributes file in a directory above a named file.
+    (repo / "src" / ".gitattributes").write_text("*.py -diff\n")
+    settle()
+    third, ran = ask(memo, changes, repo)
+    assert b"Binary files" in third and ran == 1
+    # Untracked files: one made, then ignored.
+    assert ask(memo, untracked, repo) == (b"", 1)
+    assert ask(memo, untracked, repo) == (b"", 0)
+    (repo / "new.txt").write_text("new\n")
+    settle()
+    assert ask(memo, untracked, repo) == (b"new.txt\0", 1)
+    assert ask(memo, untracked, repo) == (b"new.txt\0", 0)
+    (repo / ".gitignore").write_text("new.txt\n")
+    settle()
+    assert ask(memo, untracked, repo) == (b"", 1)
+    # A directory named is never kept (what is below it is not in the fingerprint).
+    whole = ["git", "diff", "-U0", "--no-ext-diff", "--no-textconv", head, "--", "src"]
+    assert ask(memo, whole, repo)[1] == 1
+    assert ask(memo, whole, repo)[1] == 1

@@ -49,8 +49,9 @@ if TYPE_CHECKING:
 
 # How long before a question every file of its fingerprint must have last changed (see above).
 RACY = 0.1
-# How many answers a stream keeps.
+# How many answers a stream keeps, and how many bytes of output in all.
 MAX_ANSWERS = 1024
+MAX_BYTES = 64 << 20
 # Subcommands answered from refs, index, objects and config alone.
 _PURE = frozenset({"rev-list", "rev-parse", "merge-base", "symbolic-ref", "for-each-ref", "show-ref", "log",
                    "diff"})
@@ -130,10 +131,11 @@ def keepable(argv: list[str], env: Mapping[str, str], input: bytes | None = None
 class GitMemo:
     """The answers a stream keeps (gitrun.MEMO while the stream lasts)."""
 
-    __slots__ = ("_answers", "_prints", "hits")
+    __slots__ = ("_answers", "_bytes", "_prints", "hits")
 
     def __init__(self) -> None:
         self._answers: dict[tuple[object, ...], tuple[tuple[object, ...], Result]] = {}
+        self._bytes = 0
         # The fingerprint of each repository for the current call (begin_call clears it): the
         # repository cannot change while one call is decided.
         self._prints: dict[tuple[str, object], tuple[object, ...] | None] = {}
@@ -165,9 +167,14 @@ class GitMemo:
         """Keep RESULT under KEY with the fingerprint PRINT_ taken before git ran (None: not kept)."""
         if print_ is None or not _keepable_result(result):
             return
-        if len(self._answers) >= MAX_ANSWERS:
+        size = len(result.stdout) + len(result.stderr)
+        if len(self._answers) >= MAX_ANSWERS or self._bytes + size > MAX_BYTES:
             self._answers.clear()
+            self._bytes = 0
+        if size > MAX_BYTES // 4:
+            return
         self._answers[key] = (print_, result)
+        self._bytes += size
 
     def print_for(self, key: tuple[object, ...]) -> tuple[object, ...] | None:
         """The fingerprint for KEY's directory now (None: nothing may be kept)."""

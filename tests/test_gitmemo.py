@@ -292,3 +292,16 @@ def test_named_files_of_the_work_tree_are_read_again_once_they_change(
     whole = ["git", "diff", "-U0", "--no-ext-diff", "--no-textconv", head, "--", "src"]
     assert ask(memo, whole, repo)[1] == 1
     assert ask(memo, whole, repo)[1] == 1
+
+
+def test_the_memo_holds_a_bounded_amount_of_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gitmemo, "MAX_BYTES", 400)
+    kept = gitmemo.GitMemo()
+    fingerprint = ("/r", "/r/.git", "/r/.git")
+    for number in range(4):
+        kept.put(("k", number), fingerprint, gitrun.Result(0, b"x" * 90, b""))
+    assert len(kept._answers) == 4
+    kept.put(("k", 4), fingerprint, gitrun.Result(0, b"x" * 90, b""))  # (past 400 bytes: it starts again)
+    assert list(kept._answers) == [("k", 4)]
+    kept.put(("big",), fingerprint, gitrun.Result(0, b"x" * 101, b""))  # over a quarter: never kept
+    assert ("big",) not in kept._answers

@@ -120,6 +120,9 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
     used = dict(env) if env is not None else git_env()
     kept: tuple[Any, Any] | None = None
     memo = MEMO
+    if memo is not None and later_input and kind == "git" and memo.key(argv, cwd, used, b"") is not None:
+        # Its answer may be kept, keyed by the input it is given later: started then, if not kept.
+        return Deferred(argv, cwd, used, deadline, max_output)
     if memo is not None and not later_input and kind == "git":
         key = memo.key(argv, cwd, used, input)
         if key is not None:
@@ -210,6 +213,53 @@ class Answered(Running):
 
     def abandon(self) -> None:
         pass
+
+
+class Deferred(Running):
+    """What start() gives, under a stream's memo, for a run whose input comes later and whose
+    answer the memo may keep (gitmemo.py: `git cat-file --batch`): the child starts when the input
+    is sent, unless the memo has the answer to that input."""
+
+    __slots__ = ("_cwd", "_env", "_result")
+
+    def __init__(self, argv: list[str], cwd: str | None, env: dict[str, str], deadline: float | None,
+                 max_output: int | None) -> None:
+        self._argv = argv
+        self._cwd = cwd
+        self._env = env
+        self._deadline = deadline
+        self._max_output = max_output
+        self._fed = False
+        self._result: Result | None = None
+        self.keep = None
+
+    def send(self, data: bytes | None) -> None:
+        if self._fed:
+            raise ValueError("the child's input was given already")
+        self._fed = True
+        memo = MEMO
+        key = memo.key(self._argv, self._cwd, self._env, data or b"") if memo is not None else None
+        if key is not None:
+            self._result = memo.get(key)
+            if self._result is not None:
+                return
+            self.keep = (key, memo.print_for(key))
+        COUNTS["git"] = COUNTS.get("git", 0) + 1
+        self._child = _Child(self._argv, self._cwd, self._env, True)
+        self._child.feed(data)
+
+    def result(self) -> Result:
+        if not self._fed:
+            self.send(b"")
+        if self._result is not None:
+            if self._max_output is not None and len(self._result.stdout) > self._max_output:
+                raise Timeout(f"more than {self._max_output} bytes of output")
+            return self._result
+        return Running.result(self)
+
+    def abandon(self) -> None:
+        if self._fed and self._result is None:
+            self._child.kill()
 
 
 def git(args: list[str], cwd: str | None, *, timeout: float | None = None, deadline: float | None = None,

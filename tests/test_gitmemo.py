@@ -305,3 +305,31 @@ def test_the_memo_holds_a_bounded_amount_of_output(monkeypatch: pytest.MonkeyPat
     assert list(kept._answers) == [("k", 4)]
     kept.put(("big",), fingerprint, gitrun.Result(0, b"x" * 101, b""))  # over a quarter: never kept
     assert ("big",) not in kept._answers
+
+
+def test_a_run_given_its_input_later_starts_only_when_the_memo_lacks_the_answer(
+        tmp_path: Path, memo: gitmemo.GitMemo) -> None:
+    """A push's boundary commit is known only after its log is read: its files are asked of a
+    `git cat-file --batch` started before. Under a stream's memo it starts once the input is sent,
+    and not at all when the answer to that input is kept."""
+    repo = make_repo(tmp_path / "r", {"a.txt": "one\n"})
+    settle()
+
+    def read(request: bytes) -> tuple[bytes, int]:
+        memo.begin_call()
+        before = gitrun.COUNTS["git"]
+        running = gitrun.start(["git", "cat-file", "--batch"], str(repo), later_input=True)
+        assert running.waiting_for_input and gitrun.COUNTS["git"] == before  # (nothing started yet)
+        running.send(request)
+        return running.result().stdout, gitrun.COUNTS["git"] - before
+
+    first, ran = read(b"HEAD:a.txt\n")
+    assert first.endswith(b"one\n\n") and ran == 1
+    assert read(b"HEAD:a.txt\n") == (first, 0)
+    other, ran = read(b"HEAD:missing.txt\n")
+    assert other == b"HEAD:missing.txt missing\n" and ran == 1
+    # One abandoned before its input, or after, leaves nothing running.
+    gitrun.start(["git", "cat-file", "--batch"], str(repo), later_input=True).abandon()
+    started = gitrun.start(["git", "cat-file", "--batch"], str(repo), later_input=True)
+    started.send(b"HEAD:other.txt\n")
+    started.abandon()

@@ -27,13 +27,16 @@ An answer is kept only when every one of those changed more than RACY seconds be
 (git's own "racy" rule: a file system stamps times at a coarse tick, so a change made within the
 same tick as the fingerprint could leave every stamp the same), only when git succeeded or said a
 revision does not exist, and only when its output holds no binary file (an attributes file below
-the top could make a file binary or not). Not kept: a run given its input later, a run whose environment
-makes git read other files or find another repository (GIT_DIR, GIT_INDEX_FILE, ...), a patch
-that could run an external diff or a text conversion (without --no-ext-diff and --no-textconv),
-and any other command that reads the work tree (`git status`, `git diff` of the whole tree or of
-a directory or a pattern).
+the top could make a file binary or not). Not kept: a run whose environment makes git read other
+files or find another repository (GIT_DIR, GIT_INDEX_FILE, ...), a patch that could run an
+external diff or a text conversion (without --no-ext-diff and --no-textconv), and any other
+command that reads the work tree (`git status`, `git diff` of the whole tree or of a directory or
+a pattern).
 
-Only streams use it: a hook asks each question once.
+Under the memo, such a git starts only when its answer is asked for (gitrun.Deferred), so a run a
+scan started in case it would be needed costs nothing when it is not.
+
+Only streams use it: a hook asks each question once, and starts its gits side by side.
 """
 
 from __future__ import annotations

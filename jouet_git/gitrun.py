@@ -118,22 +118,14 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
     if deadline is not None and deadline - time.monotonic() <= 0:
         raise Timeout(f"no time was left to run {os.path.basename(argv[0])}")
     used = dict(env) if env is not None else git_env()
-    kept: tuple[Any, Any] | None = None
     memo = MEMO
-    if memo is not None and later_input and kind == "git" and memo.key(argv, cwd, used, b"") is not None:
-        # Its answer may be kept, keyed by the input it is given later: started then, if not kept.
-        return Deferred(argv, cwd, used, deadline, max_output)
-    if memo is not None and not later_input and kind == "git":
-        key = memo.key(argv, cwd, used, input)
-        if key is not None:
-            answer = memo.get(key)
-            if answer is not None:
-                return Answered(answer, max_output)
-            kept = (key, memo.print_for(key))
+    if memo is not None and kind == "git" and memo.key(argv, cwd, used, b"" if later_input else input) is not None:
+        # Its answer may be kept (keyed by its input, given now or later): started when its result
+        # is asked for, unless kept; never, if abandoned first (a scan's runs started in case).
+        return Deferred(argv, cwd, used, deadline, max_output, input, later_input)
     COUNTS[kind] = COUNTS.get(kind, 0) + 1
     child = _Child(argv, cwd, used, later_input or input is not None)
     running = Running(child, argv, deadline, max_output)
-    running.keep = kept
     if not later_input:
         running.send(input)
     return running
@@ -191,74 +183,55 @@ class Running:
         self._child.kill()
 
 
-class Answered(Running):
-    """What start() gives for a question a stream's memo answers (gitmemo.py): a Running whose
-    result is there already (no child)."""
-
-    __slots__ = ("_result",)
-
-    def __init__(self, result: Result, max_output: int | None) -> None:
-        self._result = result
-        self._max_output = max_output
-        self._fed = True
-        self.keep = None
-
-    def send(self, data: bytes | None) -> None:
-        raise ValueError("the child's input was given already")
-
-    def result(self) -> Result:
-        if self._max_output is not None and len(self._result.stdout) > self._max_output:
-            raise Timeout(f"more than {self._max_output} bytes of output")
-        return self._result
-
-    def abandon(self) -> None:
-        pass
-
-
 class Deferred(Running):
-    """What start() gives, under a stream's memo, for a run whose input comes later and whose
-    answer the memo may keep (gitmemo.py: `git cat-file --batch`): the child starts when the input
-    is sent, unless the memo has the answer to that input."""
+    """What start() gives, under a stream's memo, for a run whose answer the memo may keep
+    (gitmemo.py): the child starts only when its result is asked for, and not at all when the memo
+    has the answer (to the input it was given, now or later), or when it is abandoned first."""
 
-    __slots__ = ("_cwd", "_env", "_result")
+    __slots__ = ("_cwd", "_env", "_input")
 
     def __init__(self, argv: list[str], cwd: str | None, env: dict[str, str], deadline: float | None,
-                 max_output: int | None) -> None:
+                 max_output: int | None, input: bytes | None, later_input: bool) -> None:
         self._argv = argv
         self._cwd = cwd
         self._env = env
         self._deadline = deadline
         self._max_output = max_output
-        self._fed = False
-        self._result: Result | None = None
+        self._input = input
+        self._fed = not later_input
+        self._child = None  # type: ignore[assignment]
         self.keep = None
 
     def send(self, data: bytes | None) -> None:
         if self._fed:
             raise ValueError("the child's input was given already")
         self._fed = True
-        memo = MEMO
-        key = memo.key(self._argv, self._cwd, self._env, data or b"") if memo is not None else None
-        if key is not None:
-            self._result = memo.get(key)
-            if self._result is not None:
-                return
-            self.keep = (key, memo.print_for(key))
-        COUNTS["git"] = COUNTS.get("git", 0) + 1
-        self._child = _Child(self._argv, self._cwd, self._env, True)
-        self._child.feed(data)
+        self._input = data or b""
 
     def result(self) -> Result:
         if not self._fed:
             self.send(b"")
-        if self._result is not None:
-            if self._max_output is not None and len(self._result.stdout) > self._max_output:
-                raise Timeout(f"more than {self._max_output} bytes of output")
-            return self._result
+        memo = MEMO
+        key = memo.key(self._argv, self._cwd, self._env, self._input) if memo is not None else None
+        if key is not None:
+            answer: Result | None = memo.get(key)
+            if answer is not None:
+                if self._max_output is not None and len(answer.stdout) > self._max_output:
+                    raise Timeout(f"more than {self._max_output} bytes of output")
+                return answer
+            self.keep = (key, memo.print_for(key))
+        if self._deadline is not None:
+            import time
+
+            if self._deadline - time.monotonic() <= 0:
+                raise Timeout(f"no time was left to run {os.path.basename(self._argv[0])}")
+        COUNTS["git"] = COUNTS.get("git", 0) + 1
+        self._child = _Child(self._argv, self._cwd, self._env, self._input is not None)
+        self._child.feed(self._input)
         return Running.result(self)
 
     def abandon(self) -> None:
-        if self._fed and self._result is None:
+        if self._child is not None:
             self._child.kill()
 
 

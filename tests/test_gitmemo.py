@@ -310,8 +310,9 @@ def test_the_memo_holds_a_bounded_amount_of_output(monkeypatch: pytest.MonkeyPat
 def test_a_run_given_its_input_later_starts_only_when_the_memo_lacks_the_answer(
         tmp_path: Path, memo: gitmemo.GitMemo) -> None:
     """A push's boundary commit is known only after its log is read: its files are asked of a
-    `git cat-file --batch` started before. Under a stream's memo it starts once the input is sent,
-    and not at all when the answer to that input is kept."""
+    `git cat-file --batch` started before. Under a stream's memo it starts when its result is asked
+    for, and not at all when the answer to that input is kept, or when it is abandoned first (a
+    scan starts some runs in case it needs them)."""
     repo = make_repo(tmp_path / "r", {"a.txt": "one\n"})
     settle()
 
@@ -328,8 +329,11 @@ def test_a_run_given_its_input_later_starts_only_when_the_memo_lacks_the_answer(
     assert read(b"HEAD:a.txt\n") == (first, 0)
     other, ran = read(b"HEAD:missing.txt\n")
     assert other == b"HEAD:missing.txt missing\n" and ran == 1
-    # One abandoned before its input, or after, leaves nothing running.
+    # One abandoned, before its input or after, never started.
+    before = gitrun.COUNTS["git"]
     gitrun.start(["git", "cat-file", "--batch"], str(repo), later_input=True).abandon()
     started = gitrun.start(["git", "cat-file", "--batch"], str(repo), later_input=True)
     started.send(b"HEAD:other.txt\n")
     started.abandon()
+    gitrun.start(COUNT, str(repo)).abandon()
+    assert gitrun.COUNTS["git"] == before

@@ -242,17 +242,25 @@ def _paths_print(cwd: str, repo_print: tuple[object, ...], paths: list[str]) -> 
         stamps.append((directory, st.st_ino))
         for name in (".gitattributes", ".gitignore"):
             try:
-                st = os.stat(os.path.join(directory, name))
-            except FileNotFoundError:
-                stamps.append(None)
-                continue
+                stamp = _stamp(os.path.join(directory, name))
             except OSError:
                 return None
-            stamps.append((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
-            newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+            if stamp is not None:
+                newest = max(newest, stamp[3], stamp[4])
+            stamps.append(stamp)
     if newest > time.time_ns() - int(RACY * 1e9):
         return None
     return tuple(stamps)
+
+
+def _stamp(path: str) -> tuple[int, int, int, int, int] | None:
+    """PATH's device, inode, size, and modification and change times in ns (links followed); None
+    when it is not there (OSError when it cannot be told)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _keepable_result(result: Result) -> bool:
@@ -293,19 +301,16 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
                *(env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name))}
     stamps: list[object] = [repo.root, repo.git_dir, repo.common_dir]
     newest = 0
-    for path in files:
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            stamps.append(None)
-            continue
-        except OSError:
-            return None
-        stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        if path in configs and _points_elsewhere(path, stamp):
-            return None
-        stamps.append(stamp)
-        newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+    try:
+        for path in files:
+            stamp = _stamp(path)
+            if stamp is not None:
+                if path in configs and _points_elsewhere(path, stamp):
+                    return None
+                newest = max(newest, stamp[3], stamp[4])
+            stamps.append(stamp)
+    except OSError:
+        return None
     reftable = os.path.join(common, "reftable")
     for top in [*dirs, reftable]:
         stack = [top]
@@ -341,10 +346,10 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
 
 # Whether a config file (by path and stamp) names other files git reads: an include, or an attributes
 # file of its own. Read once per version of the file.
-_ELSEWHERE_CONFIG: dict[tuple[str, tuple[int, ...]], bool] = {}
+_ELSEWHERE_CONFIG: dict[tuple[str, tuple[int, int, int, int, int]], bool] = {}
 
 
-def _points_elsewhere(path: str, stamp: tuple[int, ...]) -> bool:
+def _points_elsewhere(path: str, stamp: tuple[int, int, int, int, int]) -> bool:
     key = (path, stamp)
     found = _ELSEWHERE_CONFIG.get(key)
     if found is None:

@@ -275,12 +275,26 @@ def follow(select: Filter, as_json: bool) -> None:
     except OSError:
         handle = None
     pending = b""
+    finished: int | None = None  # the inode of the last file read to its end after a rotation
     while True:
         if handle is None:
             try:
                 handle = open(target, "rb")  # noqa: SIM115
                 inode = os.fstat(handle.fileno()).st_ino
             except OSError:
+                handle = None
+            # Files that came and were rotated away between two looks (a file made and filled past
+            # the limit by hooks within one POLL): read whole, oldest first, before the new one.
+            if finished is not None:
+                for name, number in _rotated_after(target, finished):
+                    if handle is not None and number == inode:
+                        break  # (the one just opened, rotated meanwhile: read through its handle)
+                    finished = number
+                    for raw in _whole(name).split(b"\n"):
+                        line = ledger.parse_line(raw) if raw else None
+                        if line is not None and select(line):
+                            emit(line, as_json)
+            if handle is None:
                 time.sleep(POLL)
                 continue
         chunk = handle.read()
@@ -305,5 +319,29 @@ def follow(select: Filter, as_json: bool) -> None:
             handle.close()
             handle = None
             pending = b""
+            finished = inode
             continue
         time.sleep(POLL)
+
+
+def _rotated_after(target: str, inode: int) -> list[tuple[str, int]]:
+    """The rotated files (TARGET.1, .2, ...) newer than the one with INODE, oldest first, with their
+    inodes: all of them when it was dropped already."""
+    found: list[tuple[str, int]] = []
+    for name in ledger.files()[1:]:
+        try:
+            number = os.stat(name).st_ino
+        except OSError:
+            continue
+        if number == inode:
+            break
+        found.append((name, number))
+    return found[::-1]
+
+
+def _whole(name: str) -> bytes:
+    try:
+        with open(name, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""

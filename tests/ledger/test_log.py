@@ -129,6 +129,46 @@ def test_follow_prints_new_calls_across_a_rotation(tmp_path: Path) -> None:
         proc.wait()
 
 
+def test_follow_reads_a_file_made_and_rotated_away_between_two_looks(tmp_path: Path) -> None:
+    """Hooks can make a new ledger file and fill it past the limit within the follower's pause: the
+    file is rotated away before the follower opens it. Its lines are printed all the same, in order
+    (the follower used to go on from the newest file: the lines of the one between were lost)."""
+    put("none", [], command="echo before")
+    proc = subprocess.Popen([*jouet_exe(), "log", "--follow", "--json", "--decision", "deny"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        chooser = selectors.DefaultSelector()
+        chooser.register(proc.stdout, selectors.EVENT_READ)
+        for attempt in range(240):
+            put("deny", [("marker", "deny")], command=f"marker {attempt}")
+            if chooser.select(0.25):
+                break
+        while json.loads(proc.stdout.readline())["command"] != f"marker {attempt}":
+            pass
+        target = ledger.path()
+        # Two rotations in a row, as ledger.rotate makes them, faster than the follower looks.
+        os.replace(target, target + ".1")
+        put("deny", [("x", "deny")], command="in the file between")
+        os.replace(target + ".1", target + ".2")
+        os.replace(target, target + ".1")
+        put("deny", [("x", "deny")], command="in the newest file")
+        # (both lines may come in one read: read the descriptor itself, not through a buffer)
+        lines: list[bytes] = []
+        rest = b""
+        give_up = time.monotonic() + 60
+        while len(lines) < 2:
+            assert chooser.select(max(0.0, give_up - time.monotonic())), ("printed only", lines)
+            piece = os.read(proc.stdout.fileno(), 65536)
+            assert piece, ("it stopped", lines)
+            *done, rest = (rest + piece).split(b"\n")
+            lines += done
+        assert [json.loads(line)["command"] for line in lines] == ["in the file between", "in the newest file"]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_stats_chart_by_rule_day_and_harness() -> None:
     now = time.time()
     for _ in range(6):

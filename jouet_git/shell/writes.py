@@ -429,14 +429,15 @@ def _destination(program: str, argv: list[str], add: _Adder) -> None:
     # A copy or move of whole directories puts a tree of files in place: what lies below the path
     # written counts too (`cp -r /tmp/x/.config ~/` writes ~/.config/jouet/...). The destination
     # receives each source under its own name, unless what is copied is a directory's content (`x/.`,
-    # rsync's `x/`, a glob, -T), which lands in the destination itself; and a destination that is not
-    # a directory yet becomes the copy (TREE_INTO: guarded.py tells which by looking).
+    # rsync's `x/`, a glob, -T) or may be (a value not known), which lands in the destination itself;
+    # and a destination that is not a directory yet becomes the copy (TREE_INTO: guarded.py tells
+    # which by looking).
     contents = program in ("cp", "mv") and _has(options, "-T", "--no-target-directory")
     for source in sources:
         bare = source.rstrip("/")
         name = bare.rpartition("/")[2]
         if (contents or not name or name in (".", "..") or (program == "rsync" and source.endswith("/"))
-                or any(c in source for c in "*?[")):
+                or any(c in source for c in "*?[$`")):
             contents = True
         else:
             add(f"{dest.rstrip('/')}/{name}", tree)

@@ -177,6 +177,7 @@ def test_mv_removes_its_sources() -> None:
     ("cp -r /tmp/x/. ~/.config/", [("~/.config/", "cp -r", False)]),
     ("cp -r /tmp/x/* ~/.config/", [("~/.config/", "cp -r", False)]),
     ("cp -rT /tmp/x ~/.config", [("~/.config", "cp -r", False)]),
+    ("cp -r \"$SRC\" ~/.config/", [("~/.config/", "cp -r", False)]),
     ("mv -T /tmp/x ~/.config", [("/tmp/x", "mv", True), ("~/.config", "mv", False)]),
     ("rsync -a /tmp/x/ ~/.config/", [("~/.config/", "rsync -r", False)]),
     ("rsync -avz /tmp/x ~/", [("~/x", "rsync -r", False), ("~/", "rsync -r into", False)]),

@@ -328,7 +328,7 @@ class View:
         layout = _re(_DEFAULT_LAYOUT).search(full) if "/jouet" in full else None
         if layout is not None and (layout.group(1) or layout.group(2) or "") != "/rules":
             return Guarded(JOUET, full, "one of jouet's own directories (settings, state, caches or plugins)")
-        return (self._git_hooks(full, how, whole) or self._harness(full, how, text, edit)
+        return (self._git_hooks(full, how, below is not _NO) or self._harness(full, how, text, edit)
                 or self._git_config_file(full, how, text, edit))
 
     def _below(self, full: str, how: str, removes: bool, into: bool) -> object:

@@ -289,6 +289,8 @@ def test_chmod_x_on_git_hooks_pre_commit(repo: Path) -> None:
     pytest.param("cp /dev/null .git/hooks/post-checkout", id="cp-over-post-checkout"),
     pytest.param("echo 'kill $PPID' > .git/hooks/pre-commit.jouet-chained", id="write-the-chained-hook"),
     pytest.param("cd .git/hooks && rm pre-commit", id="cd-into-hooks-then-rm"),
+    pytest.param("cp -r /tmp/evil/. .git/hooks/", id="cp-r-a-tree-into-the-hooks-dir"),
+    pytest.param("cp -r /tmp/evil/hooks .git/", id="cp-r-a-tree-named-hooks-into-git-dir"),
     pytest.param("git config core.hooksPath /dev/null", id="git-config-core-hookspath"),
     pytest.param("git config --global core.hooksPath /tmp/nohooks", id="git-config-global-core-hookspath"),
     pytest.param("git config --unset core.hooksPath", id="git-config-unset-core-hookspath"),
@@ -382,6 +384,7 @@ def test_variables_that_move_jouet_s_settings(repo: Path, command: str) -> None:
     pytest.param("echo hi > notes.txt && rm notes.txt", id="ordinary-writes"),
     pytest.param("cp -r src build && mv build out && rsync -a out/ /tmp/jouet-test-copy/ && rm -rf out",
                  id="ordinary-tree-copies"),
+    pytest.param("cp -r src .git/src-copy && cp -r /tmp/notes .git/", id="tree-copies-into-git-dir-beside-hooks"),
     pytest.param("python -m pytest --cov=jouet_git tests", id="pytest-with-coverage-of-jouet-git"),
 ])
 def test_reading_stays_allowed(repo: Path, command: str) -> None:

@@ -11,7 +11,8 @@ FILE && git commit` would stage), each FILE one literal path. For those, a strea
 each answer with a fingerprint of what it was read from, and gives it again while the fingerprint
 holds:
 
-- the git directory's HEAD, index, packed-refs, config, shallow, info/grafts, info/attributes and
+- the git directory's HEAD (and FETCH_HEAD, ORIG_HEAD, ...), index, packed-refs, config, shallow,
+  info/grafts, info/attributes and
   objects/info/alternates (the common directory's too, for a linked work tree), and every directory
   and file under refs/ (or reftable/): git writes a ref, the index and packed-refs to a lock file
   renamed into place, which changes the directory's time stamps and the file's inode;
@@ -70,6 +71,9 @@ _NOT_THERE = (b"unknown revision", b"bad revision", b"ambiguous argument", b"Nee
               b"no such ref", b"not a valid")
 
 
+# The refs a revision may name that live beside HEAD rather than under refs/.
+_PSEUDO_REFS = ("FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD",
+                "BISECT_HEAD", "AUTO_MERGE")
 # ls-files' options that list named files of the work tree or the index (with `-- PATHS`).
 _LS_FILES = frozenset({"-z", "--others", "-o", "--exclude-standard", "--full-name", "--cached", "-c"})
 # Characters that make a pathspec more than one literal path (and `:` first: its magic).
@@ -101,9 +105,11 @@ def keepable(argv: list[str], env: Mapping[str, str], input: bytes | None = None
     rest = argv[i + 1:]
     if sub == "cat-file" and rest in (["--batch"], ["--batch-check"]):
         # The objects its input names (`HEAD:.gitleaks.toml`): refs and objects.
-        return input is not None and not any(name in _ELSEWHERE for name in env)
+        return input is not None and b"@{" not in input and not any(name in _ELSEWHERE for name in env)
     if input is not None:
         return False
+    if any("@{" in word for word in rest):
+        return False  # (a revision read from the reflog, which the fingerprint leaves out)
     if sub == "ls-files":
         # Which of the named files are there and not ignored (_paths_print covers them).
         options = rest[:rest.index("--")] if "--" in rest else rest
@@ -282,7 +288,8 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
     repo = gitdir.find(cwd)
     if repo is None:
         return None
-    files = [os.path.join(repo.git_dir, name) for name in ("HEAD", "index", "config.worktree", "shallow")]
+    files = [os.path.join(repo.git_dir, name) for name in ("HEAD", "index", "config.worktree", "shallow",
+                                                           *_PSEUDO_REFS)]
     dirs = [os.path.join(repo.git_dir, "refs")]
     if repo.common_dir != repo.git_dir:
         dirs.append(os.path.join(repo.common_dir, "refs"))

@@ -54,6 +54,8 @@ ENV = {"PATH": "/usr/bin:/bin", "GIT_OPTIONAL_LOCKS": "0"}
     (["git", "log", "-p", "--no-textconv", "main"], ENV, False),
     # The reflog is not in the fingerprint.
     (["git", "rev-list", "--count", "--reflog", "--not", "--all"], ENV, False),
+    (["git", "rev-parse", "HEAD@{1}"], ENV, False),
+    (["git", "rev-list", "--count", "main@{upstream}..main"], ENV, False),
     (["git", "log", "-g", "--no-ext-diff"], ENV, False),
     # Variables that point git at other files.
     (COUNT, {**ENV, "GIT_DIR": "/elsewhere/.git"}, False),
@@ -73,6 +75,7 @@ def test_what_may_be_kept_with_its_input() -> None:
     assert gitmemo.keepable(["git", "cat-file", "--batch"], ENV, batch)
     assert gitmemo.keepable(["git", "cat-file", "--batch-check"], ENV, batch)
     assert not gitmemo.keepable(["git", "cat-file", "--batch"], ENV)  # (its input comes later)
+    assert not gitmemo.keepable(["git", "cat-file", "--batch"], ENV, b"HEAD@{1}:a.txt\n")
     assert not gitmemo.keepable(["git", "cat-file", "--batch", "--follow-symlinks"], ENV, batch)
     assert not gitmemo.keepable(["git", "cat-file", "--batch"], {**ENV, "GIT_DIR": "/x/.git"}, batch)
     assert not gitmemo.keepable(COUNT, ENV, b"input")
@@ -126,6 +129,15 @@ def test_an_answer_is_given_again_until_what_it_was_read_from_changes(
     assert ref.stat().st_ino == inode
     settle()
     assert ask(memo, COUNT, repo) == (b"1\n", 1)
+    # A ref beside HEAD (a fetch's, a reset's) is in the fingerprint too.
+    orig = ["git", "rev-list", "--count", "ORIG_HEAD"]
+    git(repo, "update-ref", "ORIG_HEAD", head)
+    settle()
+    assert ask(memo, orig, repo) == (b"1\n", 1)
+    assert ask(memo, orig, repo) == (b"1\n", 0)
+    (repo / ".git" / "ORIG_HEAD").write_text(git(repo, "rev-parse", "HEAD"))
+    settle()
+    assert ask(memo, orig, repo)[1] == 1
 
 
 def test_the_staged_diff_follows_the_index(tmp_path: Path, memo: gitmemo.GitMemo) -> None:

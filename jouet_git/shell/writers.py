@@ -19,10 +19,16 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Protocol
 
     # add(path, how): one file written; the other also says whether it is removed
     Add = Callable[[str, str], None]
     AddRemoving = Callable[[str, str, bool], None]
+
+    class Adder(Protocol):
+        """What write() is given: either kind of add (shell/writes.py's _Adder)."""
+
+        def __call__(self, path: str, how: str, removes: bool = False) -> None: ...
 
 # Short options that take a value (the rest of the cluster, or the next word).
 _CURL_SHORT_VALUES = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
@@ -263,3 +269,23 @@ def edits(program: str, argv: list[str], add: Add) -> None:
         for k, word in enumerate(argv[:-1]):
             if word in ("-out", "-keyout") and argv[k + 1] != "-":
                 add(argv[k + 1], "openssl " + word)
+
+
+# Each program this module reads, by how it is called: with its argv alone, or told its name too.
+_BY_ARGV: dict[str, Callable[[list[str], Adder], None]] = {
+    "curl": curl, "wget": wget, "aria2c": aria2c, "http": httpie, "https": httpie, "sort": sort, "uniq": uniq,
+    "7z": seven_zip, "7za": seven_zip, "7zr": seven_zip}
+_BY_NAME: dict[str, Callable[[str, list[str], Adder], None]] = {
+    "split": split, "csplit": split, "yq": edits, "sd": edits, "iconv": edits, "openssl": edits,
+    **dict.fromkeys(_COMPRESSORS, compressor)}
+# The programs write() reads (shell/maywrite.py's OPTION_WRITERS: a test keeps them the same).
+PROGRAMS = frozenset(_BY_ARGV) | frozenset(_BY_NAME)
+
+
+def write(program: str, argv: list[str], add: Adder) -> None:
+    """The files PROGRAM (one of PROGRAMS) writes, run as ARGV, each given to ADD."""
+    by_argv = _BY_ARGV.get(program)
+    if by_argv is not None:
+        by_argv(argv, add)
+    else:
+        _BY_NAME[program](program, argv, add)

@@ -506,26 +506,7 @@ def _option_writer(program: str, argv: list[str], add: _Adder) -> None:
     """A program whose writes hide in its options or follow its input's names (shell/writers.py)."""
     from jouet_git.shell import writers
 
-    if program == "curl":
-        writers.curl(argv, add)
-    elif program == "wget":
-        writers.wget(argv, add)
-    elif program == "aria2c":
-        writers.aria2c(argv, add)
-    elif program in ("http", "https"):
-        writers.httpie(argv, add)
-    elif program == "sort":
-        writers.sort(argv, add)
-    elif program == "uniq":
-        writers.uniq(argv, add)
-    elif program in ("split", "csplit"):
-        writers.split(program, argv, add)
-    elif program in ("7z", "7za", "7zr"):
-        writers.seven_zip(argv, add)
-    elif program in ("yq", "sd", "iconv", "openssl"):
-        writers.edits(program, argv, add)
-    else:
-        writers.compressor(program, argv, add)
+    writers.write(program, argv, add)
 
 
 def _find(argv: list[str], add: _Adder) -> None:

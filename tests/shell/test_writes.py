@@ -276,3 +276,12 @@ def test_inline_code_without_a_write_compiles_no_pattern(monkeypatch: pytest.Mon
 ])
 def test_git_config_keys(args: list[str], keys: list[str]) -> None:
     assert git_config_keys(args) == keys
+
+
+def test_the_option_writers_are_the_programs_the_cheap_test_names() -> None:
+    """maywrite.py (imported on every hook) and writers.py (only for a call that may write) name the
+    same programs: one missing from writers.py would raise, one missing from maywrite.py would never
+    be looked at."""
+    from jouet_git.shell import maywrite, writers
+
+    assert writers.PROGRAMS == maywrite.OPTION_WRITERS

@@ -103,9 +103,11 @@ def keepable(argv: list[str], env: Mapping[str, str], input: bytes | None = None
         return False
     sub = argv[i]
     rest = argv[i + 1:]
+    if any(name in _ELSEWHERE for name in env):
+        return False
     if sub == "cat-file" and rest in (["--batch"], ["--batch-check"]):
         # The objects its input names (`HEAD:.gitleaks.toml`): refs and objects.
-        return input is not None and b"@{" not in input and not any(name in _ELSEWHERE for name in env)
+        return input is not None and b"@{" not in input
     if input is not None:
         return False
     if any("@{" in word for word in rest):
@@ -113,8 +115,7 @@ def keepable(argv: list[str], env: Mapping[str, str], input: bytes | None = None
     if sub == "ls-files":
         # Which of the named files are there and not ignored (_paths_print covers them).
         options = rest[:rest.index("--")] if "--" in rest else rest
-        return worktree_paths(argv) is not None and set(options) <= _LS_FILES and not any(
-            name in _ELSEWHERE for name in env)
+        return worktree_paths(argv) is not None and set(options) <= _LS_FILES
     if sub not in _PURE:
         return False
     if sub in _PATCHES:
@@ -131,10 +132,8 @@ def keepable(argv: list[str], env: Mapping[str, str], input: bytes | None = None
     if sub == "rev-list" and any(w in ("--reflog", "-g", "--walk-reflogs", "--all", "--indexed-objects")
                                  or w.startswith("--disk-usage") for w in rest):
         return False  # (the reflog is not in the fingerprint; --all counts it too)
-    if sub == "rev-parse" and any(w.startswith(("--git-path", "--local-env-vars", "--shared-index-path"))
-                                  for w in rest):
-        return False
-    return not any(name in _ELSEWHERE for name in env)
+    return not (sub == "rev-parse" and any(w.startswith(("--git-path", "--local-env-vars", "--shared-index-path"))
+                                           for w in rest))
 
 
 class GitMemo:
@@ -147,7 +146,7 @@ class GitMemo:
         self._bytes = 0
         # The fingerprint of each repository for the current call (begin_call clears it): the
         # repository cannot change while one call is decided.
-        self._prints: dict[tuple[str, object], tuple[object, ...] | None] = {}
+        self._prints: dict[tuple[object, ...], tuple[object, ...] | None] = {}
         self.hits = 0
 
     def begin_call(self) -> None:
@@ -166,7 +165,7 @@ class GitMemo:
         kept = self._answers.get(key)
         if kept is None:
             return None
-        now = self._print(key)
+        now = self.print_for(key)
         if now is None or now != kept[0]:
             return None
         self.hits += 1
@@ -186,22 +185,21 @@ class GitMemo:
         self._bytes += size
 
     def print_for(self, key: tuple[object, ...]) -> tuple[object, ...] | None:
-        """The fingerprint for KEY's directory now (None: nothing may be kept)."""
-        return self._print(key)
-
-    def _print(self, key: tuple[object, ...]) -> tuple[object, ...] | None:
+        """The fingerprint of what KEY's answer is read from, now (None: nothing may be kept); worked
+        out once per call for each repository, and for each question naming files of the work tree."""
         argv, cwd, env, _ = key
         assert isinstance(argv, tuple) and isinstance(cwd, str) and isinstance(env, frozenset)
-        where = (cwd, env)
-        if where in self._prints:
-            found = self._prints[where]
-        else:
-            found = self._prints[where] = fingerprint(cwd, dict(env))
+        repository = (cwd, env)
+        if repository not in self._prints:
+            self._prints[repository] = fingerprint(cwd, dict(env))
+        found = self._prints[repository]
         paths = worktree_paths(list(argv))
-        if found is None or paths is None:
+        if paths is None:
             return found
-        files = _paths_print(cwd, found, paths)
-        return None if files is None else (found, files)
+        if key not in self._prints:
+            files = _paths_print(cwd, found, paths) if found is not None else None
+            self._prints[key] = None if files is None else (found, files)
+        return self._prints[key]
 
 
 def _paths_print(cwd: str, repo_print: tuple[object, ...], paths: list[str]) -> tuple[object, ...] | None:
@@ -288,31 +286,27 @@ def fingerprint(cwd: str, env: Mapping[str, str] | None = None) -> tuple[object,
     repo = gitdir.find(cwd)
     if repo is None:
         return None
-    files = [os.path.join(repo.git_dir, name) for name in ("HEAD", "index", "config.worktree", "shallow",
-                                                           *_PSEUDO_REFS)]
-    dirs = [os.path.join(repo.git_dir, "refs")]
-    if repo.common_dir != repo.git_dir:
-        dirs.append(os.path.join(repo.common_dir, "refs"))
     common = repo.common_dir
-    files += [os.path.join(common, name) for name in ("packed-refs", "config", "shallow", "info/grafts",
-                                                        "info/attributes", "info/exclude", "objects/info/alternates")]
-    files.append(os.path.join(repo.root, ".gitattributes"))
     home = env.get("HOME") or os.path.expanduser("~")
     xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    files += [os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"),
-              os.path.join(xdg, "git", "attributes"), os.path.join(xdg, "git", "ignore"), "/etc/gitconfig",
-              "/etc/gitattributes"]
-    files += [env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name)]
-    configs = {os.path.join(common, "config"), os.path.join(repo.git_dir, "config.worktree"),
+    configs = [os.path.join(common, "config"), os.path.join(repo.git_dir, "config.worktree"),
                os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"), "/etc/gitconfig",
-               *(env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name))}
-    stamps: list[object] = [repo.root, repo.git_dir, repo.common_dir]
+               *(env[name] for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if env.get(name))]
+    files = [os.path.join(repo.git_dir, name) for name in ("HEAD", "index", *_PSEUDO_REFS)]
+    files += [os.path.join(common, name) for name in ("packed-refs", "shallow", "info/grafts", "info/attributes",
+                                                        "info/exclude", "objects/info/alternates")]
+    files += [os.path.join(repo.root, ".gitattributes"), os.path.join(xdg, "git", "attributes"),
+              os.path.join(xdg, "git", "ignore"), "/etc/gitattributes"]
+    dirs = [os.path.join(repo.git_dir, "refs")]
+    if common != repo.git_dir:
+        dirs.append(os.path.join(common, "refs"))
+    stamps: list[object] = [repo.root, repo.git_dir, common]
     newest = 0
     try:
-        for path in files:
+        for number, path in enumerate([*configs, *files]):
             stamp = _stamp(path)
             if stamp is not None:
-                if path in configs and _points_elsewhere(path, stamp):
+                if number < len(configs) and _points_elsewhere(path, stamp):
                     return None
                 newest = max(newest, stamp[3], stamp[4])
             stamps.append(stamp)

@@ -115,8 +115,7 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
 
     if deadline is None and timeout is not None:
         deadline = time.monotonic() + timeout
-    if deadline is not None and deadline - time.monotonic() <= 0:
-        raise Timeout(f"no time was left to run {os.path.basename(argv[0])}")
+    _time_left(deadline, argv)
     used = dict(env) if env is not None else git_env()
     memo = MEMO
     if memo is not None and kind == "git" and memo.key(argv, cwd, used, b"" if later_input else input) is not None:
@@ -131,10 +130,19 @@ def start(argv: list[str], cwd: str | None, *, timeout: float | None = None, dea
     return running
 
 
+def _time_left(deadline: float | None, argv: list[str]) -> None:
+    """Timeout when DEADLINE (a time.monotonic() value) has passed: ARGV is not started."""
+    if deadline is not None:
+        import time
+
+        if deadline - time.monotonic() <= 0:
+            raise Timeout(f"no time was left to run {os.path.basename(argv[0])}")
+
+
 class Running:
     """A child start() started, until result() or abandon()."""
 
-    __slots__ = ("_argv", "_child", "_deadline", "_fed", "_max_output", "keep")
+    __slots__ = ("_argv", "_child", "_deadline", "_fed", "_max_output")
 
     def __init__(self, child: _Child, argv: list[str], deadline: float | None, max_output: int | None) -> None:
         self._child = child
@@ -142,8 +150,6 @@ class Running:
         self._deadline = deadline
         self._max_output = max_output
         self._fed = False
-        # (key, fingerprint) its answer is kept under in the stream's memo, or None (see start).
-        self.keep: tuple[Any, Any] | None = None
 
     @property
     def waiting_for_input(self) -> bool:
@@ -164,10 +170,7 @@ class Running:
         if not self._fed:
             self.send(b"")
         try:
-            result = child.communicate(self._deadline, self._max_output)
-            if self.keep is not None and MEMO is not None:
-                MEMO.put(self.keep[0], self.keep[1], result)
-            return result
+            return child.communicate(self._deadline, self._max_output)
         except Timeout as stopped:
             child.kill()
             if stopped.args:
@@ -200,7 +203,6 @@ class Deferred(Running):
         self._input = input
         self._fed = not later_input
         self._child = None  # type: ignore[assignment]
-        self.keep = None
 
     def send(self, data: bytes | None) -> None:
         if self._fed:
@@ -213,22 +215,22 @@ class Deferred(Running):
             self.send(b"")
         memo = MEMO
         key = memo.key(self._argv, self._cwd, self._env, self._input) if memo is not None else None
+        fingerprint = None
         if key is not None:
             answer: Result | None = memo.get(key)
             if answer is not None:
                 if self._max_output is not None and len(answer.stdout) > self._max_output:
                     raise Timeout(f"more than {self._max_output} bytes of output")
                 return answer
-            self.keep = (key, memo.print_for(key))
-        if self._deadline is not None:
-            import time
-
-            if self._deadline - time.monotonic() <= 0:
-                raise Timeout(f"no time was left to run {os.path.basename(self._argv[0])}")
+            fingerprint = memo.print_for(key)  # (before git runs: what its answer is read from)
+        _time_left(self._deadline, self._argv)
         COUNTS["git"] = COUNTS.get("git", 0) + 1
         self._child = _Child(self._argv, self._cwd, self._env, self._input is not None)
         self._child.feed(self._input)
-        return Running.result(self)
+        result = Running.result(self)
+        if key is not None:
+            memo.put(key, fingerprint, result)
+        return result
 
     def abandon(self) -> None:
         if self._child is not None:

@@ -99,15 +99,14 @@ def _read_line(proc: subprocess.Popen[str], timeout: float = 60.0) -> str:
     return proc.stdout.readline()
 
 
-def test_follow_prints_new_calls_across_a_rotation(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r")
-    put("none", [], command="echo before")
-    env = {**os.environ, "JOUET_LEDGER_MAX_BYTES": "4096"}
-    proc = subprocess.Popen([*jouet_exe(), "log", "--follow", "--json", "--decision", "deny"], cwd=repo, env=env,
+def _follower(cwd: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], selectors.BaseSelector]:
+    """`jouet log --follow --json --decision deny` in CWD, once it follows (and a selector on its output).
+
+    It follows from the end of the ledger once it has started: a marker line, written until it
+    prints one (however long a loaded machine takes to start it), says it is there."""
+    proc = subprocess.Popen([*jouet_exe(), "log", "--follow", "--json", "--decision", "deny"], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        # It follows from the end of the ledger once it has started: a marker line, written until it
-        # prints one (however long a loaded machine takes to start it), says it is there.
         assert proc.stdout is not None
         chooser = selectors.DefaultSelector()
         chooser.register(proc.stdout, selectors.EVENT_READ)
@@ -117,6 +116,18 @@ def test_follow_prints_new_calls_across_a_rotation(tmp_path: Path) -> None:
                 break
         while json.loads(proc.stdout.readline())["command"] != f"marker {attempt}":
             pass  # (the markers written while it started, up to the last)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    return proc, chooser
+
+
+def test_follow_prints_new_calls_across_a_rotation(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    put("none", [], command="echo before")
+    proc, _ = _follower(repo, {**os.environ, "JOUET_LEDGER_MAX_BYTES": "4096"})
+    try:
         for i in range(3):
             run_jouet("check", "git stash", cwd=repo, env={"JOUET_LEDGER_MAX_BYTES": "4096"})
             assert json.loads(_read_line(proc))["command"] == "git stash"
@@ -134,18 +145,9 @@ def test_follow_reads_a_file_made_and_rotated_away_between_two_looks(tmp_path: P
     file is rotated away before the follower opens it. Its lines are printed all the same, in order
     (the follower used to go on from the newest file: the lines of the one between were lost)."""
     put("none", [], command="echo before")
-    proc = subprocess.Popen([*jouet_exe(), "log", "--follow", "--json", "--decision", "deny"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, chooser = _follower(tmp_path)
     try:
         assert proc.stdout is not None
-        chooser = selectors.DefaultSelector()
-        chooser.register(proc.stdout, selectors.EVENT_READ)
-        for attempt in range(240):
-            put("deny", [("marker", "deny")], command=f"marker {attempt}")
-            if chooser.select(0.25):
-                break
-        while json.loads(proc.stdout.readline())["command"] != f"marker {attempt}":
-            pass
         target = ledger.path()
         # Two rotations in a row, as ledger.rotate makes them, faster than the follower looks.
         os.replace(target, target + ".1")

@@ -95,11 +95,12 @@ def settle() -> None:
     time.sleep(gitmemo.RACY + 0.05)
 
 
-def ask(memo: gitmemo.GitMemo, argv: list[str], repo: Path) -> tuple[bytes, int]:
-    """ARGV's output in REPO as a new call of a stream, and how many gits were started for it."""
+def ask(memo: gitmemo.GitMemo, argv: list[str], repo: Path, input: bytes | None = None) -> tuple[bytes, int]:
+    """ARGV's output in REPO (given INPUT) as a new call of a stream, and how many gits were started
+    for it."""
     memo.begin_call()
     before = gitrun.COUNTS["git"]
-    result = gitrun.run(argv, str(repo))
+    result = gitrun.run(argv, str(repo), input=input)
     return result.stdout, gitrun.COUNTS["git"] - before
 
 
@@ -166,19 +167,13 @@ def test_the_files_of_a_commit_are_read_again_once_head_moves(tmp_path: Path, me
     batch = ["git", "cat-file", "--batch"]
     request = b"HEAD:a.txt\n"
 
-    def read() -> tuple[bytes, int]:
-        memo.begin_call()
-        before = gitrun.COUNTS["git"]
-        out = gitrun.run(batch, str(repo), input=request).stdout
-        return out, gitrun.COUNTS["git"] - before
-
-    first, ran = read()
+    first, ran = ask(memo, batch, repo, request)
     assert first.endswith(b"one\n\n") and ran == 1
-    assert read() == (first, 0)
+    assert ask(memo, batch, repo, request) == (first, 0)
     (repo / "a.txt").write_text("two\n")
     git(repo, "commit", "-qam", "two")
     settle()
-    second, ran = read()
+    second, ran = ask(memo, batch, repo, request)
     assert second.endswith(b"two\n\n") and ran == 1
 
 

@@ -286,14 +286,11 @@ def follow(select: Filter, as_json: bool) -> None:
             # Files that came and were rotated away between two looks (a file made and filled past
             # the limit by hooks within one POLL): read whole, oldest first, before the new one.
             if finished is not None:
-                for name, number in _rotated_after(target, finished):
+                for name, number in _rotated_after(finished):
                     if handle is not None and number == inode:
                         break  # (the one just opened, rotated meanwhile: read through its handle)
                     finished = number
-                    for raw in _whole(name).split(b"\n"):
-                        line = ledger.parse_line(raw) if raw else None
-                        if line is not None and select(line):
-                            emit(line, as_json)
+                    _print_lines(_whole(name).split(b"\n"), select, as_json)
             if handle is None:
                 time.sleep(POLL)
                 continue
@@ -301,10 +298,7 @@ def follow(select: Filter, as_json: bool) -> None:
         if chunk:
             pending += chunk
             *complete, pending = pending.split(b"\n")
-            for raw in complete:
-                line = ledger.parse_line(raw)
-                if line is not None and select(line):
-                    emit(line, as_json)
+            _print_lines(complete, select, as_json)
             continue
         try:
             now = os.stat(target)
@@ -312,10 +306,7 @@ def follow(select: Filter, as_json: bool) -> None:
             now = None
         if now is None or now.st_ino != inode:
             # Rotated: finish the old file (a hook may have written to it just before), then the new one.
-            for raw in (pending + handle.read()).split(b"\n"):
-                line = ledger.parse_line(raw) if raw else None
-                if line is not None and select(line):
-                    emit(line, as_json)
+            _print_lines((pending + handle.read()).split(b"\n"), select, as_json)
             handle.close()
             handle = None
             pending = b""
@@ -324,9 +315,17 @@ def follow(select: Filter, as_json: bool) -> None:
         time.sleep(POLL)
 
 
-def _rotated_after(target: str, inode: int) -> list[tuple[str, int]]:
-    """The rotated files (TARGET.1, .2, ...) newer than the one with INODE, oldest first, with their
-    inodes: all of them when it was dropped already."""
+def _print_lines(raws: list[bytes], select: Filter, as_json: bool) -> None:
+    """Print the ledger lines of RAWS that SELECT takes (a blank or broken one is skipped)."""
+    for raw in raws:
+        line = ledger.parse_line(raw) if raw else None
+        if line is not None and select(line):
+            emit(line, as_json)
+
+
+def _rotated_after(inode: int) -> list[tuple[str, int]]:
+    """The rotated ledger files (ledger.jsonl.1, .2, ...) newer than the one with INODE, oldest
+    first, with their inodes: all of them when it was dropped already."""
     found: list[tuple[str, int]] = []
     for name in ledger.files()[1:]:
         try:

@@ -31,23 +31,26 @@ from jouet_git import gitrun
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from jouet_git.gitleaks.summary import ConfigSource
+    from jouet_git.gitleaks.workdir import WorkDir
 
 CONFIG = ".gitleaks.toml"
 IGNORE = ".gitleaksignore"
 MAX_FILE = 1 << 20  # a config or ignore file larger than this is not read
+ALLOWLISTS = "allowlists"  # the directory of the scan's own directory they are laid out in
 
 
 class Allowlists:
     """What a scan hands gitleaks: the config file (None: the one compiled into gitleaks, which it
-    uses when no config is named anywhere), the directory holding the ignore file, the source
+    uses when no config is named anywhere), the scan's directory whose "allowlists" holds the ignore
+    file (made when gitleaks is handed it, if nothing was written there before), the source
     summarize() reads, and the commit they came from (None when there is none)."""
 
-    __slots__ = ("commit", "config", "ignore_dir", "source")
+    __slots__ = ("commit", "config", "source", "work")
 
-    def __init__(self, commit: str | None, config: str | None, ignore_dir: str, source: ConfigSource) -> None:
+    def __init__(self, commit: str | None, config: str | None, work: WorkDir, source: ConfigSource) -> None:
         self.commit = commit
         self.config = config
-        self.ignore_dir = ignore_dir
+        self.work = work
         self.source = source
 
     def describe(self) -> str:
@@ -57,7 +60,7 @@ class Allowlists:
 
     def flags(self) -> list[str]:
         """gitleaks' options for these allowlists, and no others."""
-        out = ["--ignore-gitleaks-allow", "--gitleaks-ignore-path", self.ignore_dir]
+        out = ["--ignore-gitleaks-allow", "--gitleaks-ignore-path", self.work.dir(ALLOWLISTS)]
         if self.config is not None:
             out += ["--config", self.config]
         return out
@@ -134,15 +137,14 @@ def start_files_reader(cwd: str, deadline: float) -> Reader:
     return Reader(cwd, deadline, [CONFIG, IGNORE])
 
 
-def prepare(toplevel: str, commit: str | None, work: str, deadline: float,
+def prepare(toplevel: str, commit: str | None, work: WorkDir, deadline: float,
             read_ahead: Reader | None = None, known: dict[str, bytes] | None = None) -> Allowlists:
-    """Lay out COMMIT's config and ignore file under WORK (a private directory) for gitleaks.
-    READ_AHEAD: start_head_files() when COMMIT is HEAD, or start_files_reader() (used instead of a
-    new git run). KNOWN: the files, when they are known without git (none is there)."""
+    """Lay out COMMIT's config and ignore file under WORK (the scan's private directory, made only
+    when there is a file to write) for gitleaks. READ_AHEAD: start_head_files() when COMMIT is HEAD,
+    or start_files_reader() (used instead of a new git run). KNOWN: the files, when they are known
+    without git (none is there)."""
     from jouet_git.gitleaks.summary import ConfigSource
 
-    directory = os.path.join(work, "allowlists")
-    os.mkdir(directory, 0o700)
     if not commit or known is not None:
         files: dict[str, bytes] = dict(known or {})
         if read_ahead is not None:
@@ -153,14 +155,15 @@ def prepare(toplevel: str, commit: str | None, work: str, deadline: float,
         files = _read(toplevel, commit, [CONFIG, IGNORE], deadline)
     ignore = files.get(IGNORE)
     if ignore is not None:
-        _write(os.path.join(directory, IGNORE), ignore)
-    top = os.path.join(directory, "config-0.toml")
+        _write(os.path.join(work.dir(ALLOWLISTS), IGNORE), ignore)
     text = files.get(CONFIG)
     if text is None:
-        return Allowlists(commit, None, directory, ConfigSource("default"))
+        return Allowlists(commit, None, work, ConfigSource("default"))
+    directory = work.dir(ALLOWLISTS)
+    top = os.path.join(directory, "config-0.toml")
     chain = _chain(toplevel, commit or "", text, directory, deadline)
     identity = "\0".join(chain)
-    return Allowlists(commit, top, directory, ConfigSource("commit", top, identity))
+    return Allowlists(commit, top, work, ConfigSource("commit", top, identity))
 
 
 def env_without_config(env: dict[str, str]) -> dict[str, str]:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from jouet_git.gitleaks.committed import Allowlists
     from jouet_git.gitleaks.diff import FileChange
+    from jouet_git.gitleaks.workdir import WorkDir
 
 LEAKS_FOUND = 99
 COMMON_FLAGS = ["--no-banner", "--redact", "--report-format", "json", "--report-path", "-",
@@ -87,21 +88,20 @@ def _write_tree(tree: str, changes: list[FileChange], skip_root_config: bool) ->
             f.write(change.sparse_text().encode("utf-8", "surrogateescape"))
 
 
-def scan_tree(binary: str, changes: list[FileChange], allow: Allowlists, work: str,
+def scan_tree(binary: str, changes: list[FileChange], allow: Allowlists, work: WorkDir,
               deadline: float) -> list[dict[str, Any]]:
     """`gitleaks dir` over the added lines of CHANGES, laid out under WORK (a private directory),
     with the allowlists of ALLOW and no others (see committed.py)."""
     from jouet_git.gitleaks.committed import env_without_config
 
-    tree = os.path.join(work, "tree")
-    os.mkdir(tree)
+    tree = work.dir("tree")
     _write_tree(tree, changes, skip_root_config=allow.config is None)
     env = env_without_config(gitrun.git_env(keep_repo=True))
     argv = [binary, "dir", ".", *COMMON_FLAGS, *allow.flags()]
     return _report(gitrun.run(argv, tree, deadline=deadline, env=env, kind="gitleaks"))
 
 
-def scan_log(binary: str, toplevel: str, git_dir: str, revisions: list[str], allow: Allowlists, work: str,
+def scan_log(binary: str, toplevel: str, git_dir: str, revisions: list[str], allow: Allowlists, work: WorkDir,
              deadline: float) -> list[dict[str, Any]]:
     """`gitleaks git --log-opts REVISIONS` over the repository, with the allowlists of ALLOW only.
 
@@ -110,8 +110,7 @@ def scan_log(binary: str, toplevel: str, git_dir: str, revisions: list[str], all
     repository through GIT_DIR."""
     from jouet_git.gitleaks.committed import env_without_config
 
-    empty = os.path.join(work, "empty")
-    os.mkdir(empty, 0o700)
+    empty = work.dir("empty")
     env = env_without_config(gitrun.git_env(extra={"GIT_DIR": git_dir, "GIT_WORK_TREE": toplevel}))
     argv = [binary, "git", ".", "--log-opts", " ".join(revisions), *COMMON_FLAGS, *allow.flags()]
     return _report(gitrun.run(argv, empty, deadline=deadline, env=env, kind="gitleaks"))

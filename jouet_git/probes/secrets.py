@@ -319,8 +319,9 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
 
     from jouet_git.gitleaks import committed
     from jouet_git.gitleaks.summary import generated_default
+    from jouet_git.gitleaks.workdir import CannotMake, WorkDir
 
-    work = _work_dir()
+    work = WorkDir()
     try:
         try:
             if scope == "outgoing":
@@ -332,6 +333,8 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
                                           _head_allowlists(started, pending))
         except gitrun.Timeout:
             return None, f"the secret scan ran out of its {budget:g} s budget while reading the allowlists"
+        except CannotMake as error:
+            return None, str(error)
         except (RuntimeError, OSError) as error:
             return None, f"cannot read the allowlists of the last commit: {error}"
         LAST.allowlists = allow.describe()
@@ -365,13 +368,13 @@ def _scan(cwd: str, scope: str, paths: list[str] | None, started: _Started,
                 found = scanner.scan_tree(gitleaks, changes, allow, work, end)
         except gitrun.Timeout:
             return None, f"gitleaks ran out of the {budget:g} s budget of a secret scan and was stopped"
-        except scanner.ScanFailed as error:
+        except (scanner.ScanFailed, CannotMake) as error:
             return None, str(error)
         except OSError as error:
             return None, f"cannot run gitleaks ({gitleaks}): {error.strerror}"
         return found, None
     finally:
-        _remove(work)
+        work.remove()
 
 
 def _head_lacks_allowlists(layout: Any, found: Any) -> bool:
@@ -414,43 +417,6 @@ def _head_allowlists(started: _Started, pending: Any) -> dict[str, bytes] | None
     if not started.allow_absent or pending is None or pending.names_source(committed.CONFIG, committed.IGNORE):
         return None
     return {}
-
-
-def _work_dir() -> str:
-    """A new private directory for one scan (what tempfile.mkdtemp makes, without importing tempfile
-    and random on every commit's hook)."""
-    base = os.environ.get("TMPDIR") or "/tmp"
-    for _ in range(100):
-        path = os.path.join(base, f"jouet-secrets-{os.urandom(6).hex()}")
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            continue
-        return path
-    raise OSError(f"cannot make a private directory in {base} for the secret scan")
-
-
-def _remove(work: str) -> None:
-    """Remove WORK, the scan's own directory, and what the scan wrote in it (never raises)."""
-    # Most scans write nothing there (no allowlist file, no gitleaks run): two rmdir calls, no walk.
-    if _quietly(os.rmdir, os.path.join(work, "allowlists")) and _quietly(os.rmdir, work):
-        return
-    for base, dirs, files in os.walk(work, topdown=False):
-        for name in files:
-            _quietly(os.unlink, os.path.join(base, name))
-        for name in dirs:
-            path = os.path.join(base, name)
-            _quietly(os.unlink if os.path.islink(path) else os.rmdir, path)
-    _quietly(os.rmdir, work)
-
-
-def _quietly(remove: Any, path: str) -> bool:
-    """REMOVE(PATH); whether it worked."""
-    try:
-        remove(path)
-    except OSError:
-        return False
-    return True
 
 
 def _files(count: int) -> str:

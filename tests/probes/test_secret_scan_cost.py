@@ -71,3 +71,28 @@ def test_a_scan_that_runs_gitleaks_leaves_no_work_directory(tmp_path: Path) -> N
     code, _modules, said = _hook(repo, tmp)
     assert code == 1 and "secret" in said.lower(), said
     assert list(tmp.iterdir()) == []
+
+
+def test_a_keyword_free_commit_makes_no_work_directory(tmp_path: Path) -> None:
+    """Nothing is laid out for a scan gitleaks is not run for: with TMPDIR naming a directory that
+    is not there, a keyword-free commit still passes (a made directory would have failed it)."""
+    repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
+    (repo / "notes.md").write_text("start\nplain prose, nothing to see\n")
+    git(repo, "add", "notes.md")
+    code, modules, said = _hook(repo, tmp_path / "missing")
+    assert code == 0, said
+    assert "jouet_git.probes.secrets" in modules
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_scan_that_cannot_make_its_directory_says_so(tmp_path: Path) -> None:
+    """A scan that needs gitleaks and has nowhere to lay its files out cannot scan: the commit goes
+    ahead with the rule's warning (as for any scan that fails), which says where and what to do."""
+    repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
+    (repo / "config.py").write_text('AWS = "AKIAZ7VRSQ5TJN2XMY6K"\naws_secret = "the api token"\n')
+    git(repo, "add", "config.py")
+    code, _modules, said = _hook(repo, tmp_path / "missing")
+    assert code == 0, said
+    assert "could not scan this for secrets (cannot make a private directory in " + str(tmp_path / "missing") \
+        in said, said
+    assert "set TMPDIR to a directory you can write" in said, said

@@ -25,7 +25,8 @@ class CannotMake(OSError):
 
 
 class WorkDir:
-    """One scan's private directory under $TMPDIR (else /tmp), made by the first dir()."""
+    """One scan's private directory under $TMPDIR (or /tmp, /var/tmp, jouet's cache directory: the
+    first that takes one), made by the first dir()."""
 
     __slots__ = ("_path",)
 
@@ -59,19 +60,39 @@ class WorkDir:
         _quietly(os.rmdir, work)
 
 
-def _make() -> str:
-    base = os.environ.get("TMPDIR") or "/tmp"
+def _make(bases: list[tuple[str, bool]] | None = None) -> str:
+    """A new private directory in the first of BASES (each a directory, and whether to make it when
+    it is not there) that takes one: by default $TMPDIR, /tmp, /var/tmp and, made if need be, jouet's
+    cache directory, so that a TMPDIR naming nowhere (an agent can set it for the git it runs) never
+    keeps a scan from running."""
+    if bases is None:
+        from jouet_git import paths
+
+        bases = [(b, False) for b in (os.environ.get("TMPDIR"), "/tmp", "/var/tmp") if b]
+        bases.append((paths.cache_dir(), True))
+    why: list[str] = []
+    for base, make in bases:
+        try:
+            if make:
+                os.makedirs(base, 0o700, exist_ok=True)
+            path = _made_in(base)
+        except OSError as error:
+            why.append(f"{base}: {error.strerror or error}")
+            continue
+        return path
+    raise CannotMake(f"cannot make a private directory for the secret scan ({'; '.join(why)}): "
+                     "set TMPDIR to a directory you can write")
+
+
+def _made_in(base: str) -> str:
     for _ in range(100):
         path = os.path.join(base, f"jouet-secrets-{os.urandom(6).hex()}")
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:
             continue
-        except OSError as error:
-            raise CannotMake(f"cannot make a private directory in {base} for the secret scan "
-                          f"({error.strerror}): set TMPDIR to a directory you can write") from None
         return path
-    raise CannotMake(f"cannot make a private directory in {base} for the secret scan: 100 names were taken")
+    raise OSError("100 names were taken")
 
 
 def _quietly(remove: Callable[[str], object], path: str) -> bool:

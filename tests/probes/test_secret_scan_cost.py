@@ -74,25 +74,43 @@ def test_a_scan_that_runs_gitleaks_leaves_no_work_directory(tmp_path: Path) -> N
 
 
 def test_a_keyword_free_commit_makes_no_work_directory(tmp_path: Path) -> None:
-    """Nothing is laid out for a scan gitleaks is not run for: with TMPDIR naming a directory that
-    is not there, a keyword-free commit still passes (a made directory would have failed it)."""
+    """Nothing is laid out for a scan gitleaks is not run for: TMPDIR's own times stay as they were
+    (a directory made and removed in it would have changed them)."""
     repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
     (repo / "notes.md").write_text("start\nplain prose, nothing to see\n")
     git(repo, "add", "notes.md")
-    code, modules, said = _hook(repo, tmp_path / "missing")
+    _hook(repo, tmp)  # builds the rule set cache, as the first hook after an install does
+    before = tmp.stat().st_mtime_ns
+    code, modules, said = _hook(repo, tmp)
     assert code == 0, said
     assert "jouet_git.probes.secrets" in modules
-    assert not (tmp_path / "missing").exists()
+    assert tmp.stat().st_mtime_ns == before
 
 
-def test_a_scan_that_cannot_make_its_directory_says_so(tmp_path: Path) -> None:
-    """A scan that needs gitleaks and has nowhere to lay its files out cannot scan: the commit goes
-    ahead with the rule's warning (as for any scan that fails), which says where and what to do."""
+def test_a_tmpdir_naming_nowhere_does_not_stop_the_scan(tmp_path: Path) -> None:
+    """An agent can point TMPDIR anywhere for the git it runs: the scan lays its files out in the next
+    place that takes them, and the secret is still stopped."""
     repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
     (repo / "config.py").write_text('AWS = "AKIAZ7VRSQ5TJN2XMY6K"\naws_secret = "the api token"\n')
     git(repo, "add", "config.py")
     code, _modules, said = _hook(repo, tmp_path / "missing")
-    assert code == 0, said
-    assert "could not scan this for secrets (cannot make a private directory in " + str(tmp_path / "missing") \
-        in said, said
-    assert "set TMPDIR to a directory you can write" in said, said
+    assert code == 1 and "secret" in said.lower(), said
+    assert not (tmp_path / "missing").exists()
+
+
+def test_no_place_for_the_work_directory_says_where_and_what_to_do(tmp_path: Path) -> None:
+    from jouet_git.gitleaks.workdir import CannotMake, _make
+
+    file = tmp_path / "a-file"
+    file.write_text("")
+    with pytest.raises(CannotMake) as raised:
+        _make([(str(tmp_path / "missing"), False), (str(file / "below"), True)])
+    said = str(raised.value)
+    assert f"{tmp_path / 'missing'}: No such file or directory" in said, said
+    assert f"{file / 'below'}: Not a directory" in said, said
+    assert said.endswith("set TMPDIR to a directory you can write"), said
+    made = _make([(str(tmp_path / "missing"), False), (str(tmp_path / "cache" / "jouet"), True)])
+    assert os.path.dirname(made) == str(tmp_path / "cache" / "jouet")
+    assert os.stat(made).st_mode & 0o777 == 0o700

@@ -460,7 +460,7 @@ def backwards(max_bytes: int | None = None, deadline: float | None = None, needl
     """
     budget = max_bytes
     for name in files() if include_rotated else files()[:1]:
-        for raw in _lines_backwards(name, deadline):
+        for raw in lines_backwards(name, deadline):
             if budget is not None:
                 budget -= len(raw) + 1
                 if budget < 0:
@@ -474,29 +474,49 @@ def backwards(max_bytes: int | None = None, deadline: float | None = None, needl
             return
 
 
-def _lines_backwards(name: str, deadline: float | None) -> Iterator[bytes]:
+def lines_backwards(name: str, deadline: float | None = None) -> Iterator[bytes]:
     try:
         fd = os.open(name, os.O_RDONLY)
     except OSError:
         return
     try:
-        position = os.fstat(fd).st_size
-        rest = b""
-        while position > 0:
-            if deadline is not None and time.monotonic() > deadline:
-                return
-            size = min(BLOCK, position)
-            position -= size
-            block = os.pread(fd, size, position) + rest
-            lines = block.split(b"\n")
-            rest = lines[0]
-            for raw in reversed(lines[1:]):
-                if raw:
-                    yield raw
-        if rest:
-            yield rest
+        yield from lines_before(fd, os.fstat(fd).st_size, deadline)
     finally:
         os.close(fd)
+
+
+def lines_before(fd: int, end: int, deadline: float | None = None) -> Iterator[bytes]:
+    """The lines of the file open as FD before offset END, newest first (unparsed, blank ones left
+    out), read in blocks from END backwards."""
+    position = end
+    rest = b""
+    while position > 0:
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        size = min(BLOCK, position)
+        position -= size
+        block = os.pread(fd, size, position) + rest
+        lines = block.split(b"\n")
+        rest = lines[0]
+        for raw in reversed(lines[1:]):
+            if raw:
+                yield raw
+    if rest:
+        yield rest
+
+
+def rotated_older_than(inode: int | None) -> list[str]:
+    """The rotated ledger files (ledger.jsonl.1, .2, ...) older than the ledger file with INODE,
+    newest first: those after it when it was rotated itself, all of them when it was not (or when
+    INODE is None: there was no ledger file)."""
+    names = files()[1:]
+    for number, name in enumerate(names):
+        try:
+            if inode is not None and os.stat(name).st_ino == inode:
+                return names[number + 1:]
+        except OSError:
+            continue
+    return names
 
 
 def parse_line(raw: bytes) -> dict[str, Any] | None:

@@ -22,9 +22,11 @@ beside it; `jouet log` reads them all.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from jouet_git import ledger
@@ -66,12 +68,15 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"the ledger is empty: no hook has recorded a call yet ({ledger.path()})")
         return 0
-    lines = recent(select, limit)
-    for line in lines:
+    # Following starts where the recent lines end: the newest file is opened first, and the recent
+    # lines are read from it up to where it ended then, so that no line written meanwhile (hooks go
+    # on) is lost or shown twice.
+    start = Start() if args.follow else None
+    for line in recent(select, limit, start):
         emit(line, args.json)
-    if args.follow:
+    if start is not None:
         try:
-            follow(select, args.json)
+            follow(select, args.json, start)
         except KeyboardInterrupt:
             return 0
     return 0
@@ -158,10 +163,11 @@ def parse_since(text: str, now: float | None = None) -> float:
                      "2026-11-30 or 2026-11-30T14:00")
 
 
-def recent(select: Filter, limit: int) -> list[dict[str, Any]]:
-    """The last LIMIT lines SELECT takes (all with 0), oldest first, read from the ledger's end."""
+def recent(select: Filter, limit: int, start: Start | None = None) -> list[dict[str, Any]]:
+    """The last LIMIT lines SELECT takes (all with 0), oldest first, read from the ledger's end (or
+    from where START says following begins)."""
     found: list[dict[str, Any]] = []
-    for line in ledger.backwards():
+    for line in ledger.backwards() if start is None else start.backwards():
         if select.since is not None and timestamp(line) < select.since:
             # Lines are in time order within a file; a rotated file is older still.
             break
@@ -262,20 +268,56 @@ def _fit(text: str) -> str:
 # --- following ---------------------------------------------------------------------------------------
 
 
-def follow(select: Filter, as_json: bool) -> None:
-    """Print the lines SELECT takes as the hooks append them, until interrupted; survives rotation."""
+class Start:
+    """Where following begins: the newest ledger file, open, and its size and inode when it was
+    opened; when there was none, the inode of the newest rotated file (None: none either)."""
+
+    __slots__ = ("handle", "inode", "rotated", "size")
+
+    def __init__(self) -> None:
+        self.handle: Any = None
+        self.size = 0
+        self.inode: int | None = None
+        self.rotated: int | None = None
+        try:
+            self.handle = open(ledger.path(), "rb")  # noqa: SIM115 - follow() keeps it open
+            info = os.fstat(self.handle.fileno())
+        except OSError:
+            self.handle = None
+            with contextlib.suppress(OSError):
+                self.rotated = os.stat(ledger.files()[1]).st_ino
+            return
+        self.inode = info.st_ino
+        # From the end of the last whole line: one being written now is followed, not cut in two.
+        tail = os.pread(self.handle.fileno(), min(info.st_size, ledger.BLOCK), max(0, info.st_size - ledger.BLOCK))
+        self.size = info.st_size - len(tail) + tail.rfind(b"\n") + 1 if b"\n" in tail else info.st_size - len(tail)
+
+    def backwards(self) -> Iterator[dict[str, Any]]:
+        """The ledger's lines before the start, newest first, parsed (broken ones left out)."""
+        raws: list[Iterator[bytes]] = []
+        if self.handle is not None:
+            raws.append(ledger.lines_before(self.handle.fileno(), self.size))
+        for name in ledger.rotated_older_than(self.inode):
+            raws.append(ledger.lines_backwards(name))
+        for lines in raws:
+            for raw in lines:
+                line = ledger.parse_line(raw)
+                if line is not None:
+                    yield line
+
+
+def follow(select: Filter, as_json: bool, start: Start) -> None:
+    """Print the lines SELECT takes as the hooks append them, from START on, until interrupted;
+    survives rotation."""
     target = ledger.path()
-    handle = None
-    inode = None
-    try:
-        info = os.stat(target)
-        handle = open(target, "rb")  # noqa: SIM115 - kept open across the loop
-        handle.seek(info.st_size)
-        inode = info.st_ino
-    except OSError:
-        handle = None
+    handle = start.handle
+    inode = start.inode
+    if handle is not None:
+        handle.seek(start.size)
     pending = b""
-    finished: int | None = None  # the inode of the last file read to its end after a rotation
+    # The inode of the last file read to its end (or shown among the recent lines): a rotated file
+    # newer than it has lines not shown yet. With no file at all at the start, every one is new.
+    finished: int | None = None if handle is not None else start.rotated if start.rotated is not None else -1
     while True:
         if handle is None:
             try:

@@ -6,6 +6,7 @@ import json
 import os
 import selectors
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,23 @@ def _read_line(proc: subprocess.Popen[str], timeout: float = 60.0) -> str:
     return proc.stdout.readline()
 
 
+def _read_lines(proc: subprocess.Popen[str], count: int, rest: bytes = b"") -> tuple[list[bytes], bytes]:
+    """The next COUNT lines PROC prints (REST: what an earlier call left), and what is left after
+    them. Several lines may come in one read: the descriptor is read itself, never through a buffer
+    (which would keep lines from a later select)."""
+    assert proc.stdout is not None
+    chooser = selectors.DefaultSelector()
+    chooser.register(proc.stdout, selectors.EVENT_READ)
+    give_up = time.monotonic() + 60
+    while rest.count(b"\n") < count:
+        assert chooser.select(max(0.0, give_up - time.monotonic())), ("printed only", rest)
+        piece = os.read(proc.stdout.fileno(), 65536)
+        assert piece, ("it stopped", rest)
+        rest += piece
+    *lines, rest = rest.split(b"\n", count)
+    return lines, rest
+
+
 def _follower(cwd: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], selectors.BaseSelector]:
     """`jouet log --follow --json --decision deny` in CWD, once it follows (and a selector on its output).
 
@@ -145,7 +163,7 @@ def test_follow_reads_a_file_made_and_rotated_away_between_two_looks(tmp_path: P
     file is rotated away before the follower opens it. Its lines are printed all the same, in order
     (the follower used to go on from the newest file: the lines of the one between were lost)."""
     put("none", [], command="echo before")
-    proc, chooser = _follower(tmp_path)
+    proc, _ = _follower(tmp_path)
     try:
         assert proc.stdout is not None
         target = ledger.path()
@@ -155,17 +173,51 @@ def test_follow_reads_a_file_made_and_rotated_away_between_two_looks(tmp_path: P
         os.replace(target + ".1", target + ".2")
         os.replace(target, target + ".1")
         put("deny", [("x", "deny")], command="in the newest file")
-        # (both lines may come in one read: read the descriptor itself, not through a buffer)
-        lines: list[bytes] = []
-        rest = b""
-        give_up = time.monotonic() + 60
-        while len(lines) < 2:
-            assert chooser.select(max(0.0, give_up - time.monotonic())), ("printed only", lines)
-            piece = os.read(proc.stdout.fileno(), 65536)
-            assert piece, ("it stopped", lines)
-            *done, rest = (rest + piece).split(b"\n")
-            lines += done
+        lines, _ = _read_lines(proc, 2)
         assert [json.loads(line)["command"] for line in lines] == ["in the file between", "in the newest file"]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+# A child that runs `jouet log --follow --json --decision deny`, with hooks appending lines while it
+# reads the recent ones (between opening the newest file and reading it, and after): the window a
+# busy machine leaves between printing the recent lines and following.
+_BUSY_HOOKS = """
+import sys, time
+from jouet_git import ledger
+from jouet_git.commands import log
+
+def hook(command):
+    now = time.time()
+    ledger.append({"v": 1, "time": ledger.iso(now), "ts": now, "harness": "claude", "event": "pre-tool-use",
+                   "session": "s", "tool": "Bash", "kind": "shell", "command": command, "decision": "deny",
+                   "rules": [{"rule": "x", "action": "deny"}], "records": []})
+
+real = log.recent
+def recent(*args):
+    hook("while it opened the ledger")
+    found = real(*args)
+    hook("once it read the recent lines")
+    return found
+
+log.recent = recent
+from jouet_git.cli import main
+sys.exit(main(["log", "--follow", "--json", "--decision", "deny"]))
+"""
+
+
+def test_follow_loses_and_repeats_no_line_written_while_it_starts(tmp_path: Path) -> None:
+    put("deny", [("x", "deny")], command="before it started")
+    proc = subprocess.Popen([sys.executable, "-c", _BUSY_HOOKS], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        shown, rest = _read_lines(proc, 3)
+        assert [json.loads(line)["command"] for line in shown] == [
+            "before it started", "while it opened the ledger", "once it read the recent lines"]
+        put("deny", [("x", "deny")], command="later")
+        shown, rest = _read_lines(proc, 1, rest)
+        assert [json.loads(line)["command"] for line in shown] == ["later"]  # (not a line shown twice)
     finally:
         proc.kill()
         proc.wait()

@@ -131,6 +131,80 @@ def test_a_clean_tree(repo: Path) -> None:
     quiet("git checkout HEAD -- src", repo)
 
 
+# -- discard-changes: git rm -f and git mv -f ----------------------------------------------------------
+
+
+def _lost(repo: Path, command: str) -> bool:
+    """Whether COMMAND, run for real in a copy of REPO, loses the change marked JOUET_MARK."""
+    import shutil
+    import subprocess
+
+    copy = repo.parent / "copy"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(repo, copy, symlinks=True)
+    subprocess.run(["bash", "-c", command], cwd=copy, capture_output=True, check=False)
+    kept = subprocess.run(["bash", "-c", "grep -rq JOUET_MARK --exclude-dir=.git . || "
+                           "git grep -q --cached JOUET_MARK"], cwd=copy, capture_output=True, check=False)
+    shutil.rmtree(copy)
+    return kept.returncode != 0
+
+
+@pytest.mark.parametrize("command", [
+    "git rm -f src/app.py",
+    "git rm -rf .",
+    "git rm -r --force src",
+    "git rm -qf -- src/app.py",
+    "git rm --forc src/app.py",
+    "git ls-files -m | xargs git rm -f",
+    "git mv -f README.md src/app.py",
+    "git mv --force -k docs/guide.md src/app.py",
+])
+def test_forced_removes_and_moves_over_changes(repo: Path, command: str) -> None:
+    (repo / "src" / "app.py").write_text("x = 2  # JOUET_MARK\n")
+    assert _lost(repo, command)
+    reason = denied(command, repo, "discard-changes")
+    assert "src/app.py" in reason and "git stash push -m 'before " in reason
+
+
+def test_a_forced_remove_of_staged_changes(repo: Path) -> None:
+    (repo / "src" / "app.py").write_text("x = 2  # JOUET_MARK\n")
+    git(repo, "add", "src/app.py")
+    assert _lost(repo, "git rm -f src/app.py")
+    denied("git rm -f src/app.py", repo, "discard-changes")
+
+
+def test_a_forced_move_into_a_directory_over_a_changed_file(repo: Path) -> None:
+    (repo / "lib").mkdir()
+    (repo / "lib" / "app.py").write_text("old\n")
+    git(repo, "add", "lib/app.py")
+    git(repo, "commit", "-q", "-m", "lib")
+    (repo / "lib" / "app.py").write_text("old  # JOUET_MARK\n")
+    assert _lost(repo, "git mv -f src/app.py lib")
+    reason = denied("git mv -f src/app.py lib", repo, "discard-changes")
+    assert "lib/app.py" in reason
+    quiet("git mv -f src/util.py lib", repo)  # (lib/util.py is not there: nothing is written over)
+
+
+@pytest.mark.parametrize("command", [
+    "git rm src/app.py",  # (git refuses a file with changes without -f)
+    "git rm --cached -f src/app.py",  # (the work tree keeps its copy)
+    "git rm -n -f src/app.py",
+    "git rm -f README.md",
+    "git rm -rf docs",
+    "git mv README.md src/app.py",
+    "git mv -f src/app.py src/moved.py",  # (the change moves with the file)
+])
+def test_removes_and_moves_that_keep_the_changes_are_quiet(repo: Path, command: str) -> None:
+    (repo / "src" / "app.py").write_text("x = 2  # JOUET_MARK\n")
+    assert not _lost(repo, command)
+    quiet(command, repo)
+
+
+def test_a_forced_remove_in_a_clean_tree_is_quiet(repo: Path) -> None:
+    quiet("git rm -rf .", repo)
+    quiet("git mv -f README.md src/app.py", repo)
+
+
 # -- clean-untracked ----------------------------------------------------------------------------------
 
 

@@ -194,7 +194,7 @@ declare jouet: {
 \tgit: ((command: JouetCommand) -> (string?, {string})) & {
 \t\tstate: (dir: string?) -> (JouetGitState?, string?),
 \t\ttree: (dir: string?) -> (string?, string?),
-\t\tchanged: (scope: ("staged" | "tracked")?, dir: string?) -> ({string}?, string?),
+\t\tchanged: (scope: ("staged" | "tracked" | "conflicted")?, dir: string?) -> ({string}?, string?),
 \t\t-- branch: a local branch, a full ref (refs/remotes/origin/x), refs under a prefix
 \t\t-- (refs/remotes/origin/*) or a stash entry (stash@{1}); of: a revision, or "*" for every
 \t\t-- branch, remote-tracking branch and tag but those, which counts what deleting them would lose.

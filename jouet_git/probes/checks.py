@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-CHANGED_SCOPES = ("staged", "tracked")
+CHANGED_SCOPES = ("staged", "tracked", "conflicted")
 SECRETS_SCOPES = ("staged", "tracked", "outgoing")
 RUN_KINDS = ("test", "lint", "build")
 RUN_SCOPES = ("full", "partial")
@@ -52,7 +52,7 @@ def changed_scope(scope: Any) -> str:
     if scope is None:
         return "staged"
     if scope not in CHANGED_SCOPES:
-        raise ProbeError(f"jouet.git.changed: unknown scope {scope!r}: use \"staged\" or \"tracked\"")
+        raise ProbeError(f"jouet.git.changed: unknown scope {scope!r}: use \"staged\", \"tracked\" or \"conflicted\"")
     return str(scope)
 
 

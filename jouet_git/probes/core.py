@@ -195,8 +195,8 @@ class Probes:
         return self._answer(("git.tree", repo.root), compute)
 
     def git_changed(self, scope: str = "staged", dir: str | None = None) -> Answer:
-        """The absolute paths a commit would take: staged ones, or ("tracked") as `git commit -a`; in the
-        call's repository, or the one at DIR."""
+        """The absolute paths a commit would take: staged ones, or ("tracked") as `git commit -a`, or
+        the unmerged ones ("conflicted"); in the call's repository, or the one at DIR."""
         from jouet_git.probes.checks import changed_scope
 
         scope = changed_scope(scope)

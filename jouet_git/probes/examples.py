@@ -201,12 +201,24 @@ class ExampleProbes:
         string("path", path)
         string("text", text)
         files = self.example.get("files")
-        if not isinstance(files, dict) or path not in files:
+        # A file is given by the path the script passes, or (as the real probe reads a relative
+        # path) by its path from the example's directory, whichever way the script names it.
+        key = path if not isinstance(files, dict) or path in files else self._same_file(path, files)
+        if not isinstance(files, dict) or key is None:
             return None, f"the example's `files` does not give {path!r}, so it cannot be read"
-        content = files[path]
+        content = files[key]
         if not isinstance(content, str):
             return None, f"the example's `files` gives {path!r} no text"
         return text in content, None
+
+    def _same_file(self, path: str, files: dict[str, Any]) -> str | None:
+        """The key of FILES naming PATH the other way (absolute or from the example's directory)."""
+        full = os.path.normpath(os.path.join(self.cwd, path))
+        for key in files:
+            if isinstance(key, str) and not key.startswith("~") and \
+                    os.path.normpath(os.path.join(self.cwd, key)) == full:
+                return key
+        return None
 
     def guarded(self, path: Any, how: Any, removes: Any = None, key: Any = None) -> Answer:
         """The real question asked of an invented machine (guarded.example_view): home /home/me,

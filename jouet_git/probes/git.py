@@ -126,10 +126,13 @@ def changed(runner: Probes, root: str, scope: str) -> tuple[Any, str | None]:
     """jouet.git.changed(scope): absolute paths a commit would take.
 
     "staged": the index against HEAD; "tracked": the work tree's tracked files against HEAD, as
-    `git commit -a` takes them. A rename counts as its old path and its new one.
+    `git commit -a` takes them. A rename counts as its old path and its new one. "conflicted": the
+    paths a merge, rebase, cherry-pick, revert or `git am` left unmerged (each once).
     """
     if scope == "staged":
         args = ["diff", "--cached", "--name-only", "--no-renames", "--ignore-submodules=none", "-z"]
+    elif scope == "conflicted":
+        args = ["diff", "--name-only", "--diff-filter=U", "-z"]
     else:
         args = ["diff", "HEAD", "--name-only", "--no-renames", "--ignore-submodules=none", "-z", "--"]
     code, out, err = runner.run_git(args, root)

@@ -150,6 +150,25 @@ def test_ahead_still_takes_local_names_first(refs: Path) -> None:
         ahead(refs, "--all", "*")
 
 
+def test_conflicted_files_of_a_stopped_merge(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"a.py": "x = 1\n", "b.py": "y = 1\n", "c.py": "z = 1\n"})
+    git(repo, "checkout", "-q", "-b", "other")
+    (repo / "a.py").write_text("x = 2\n")
+    (repo / "b.py").write_text("y = 2\n")
+    git(repo, "commit", "-q", "-am", "other")
+    git(repo, "checkout", "-q", "-")
+    (repo / "a.py").write_text("x = 3\n")
+    git(repo, "commit", "-q", "-am", "this")
+    probes = Probes(str(repo))
+    assert probes.git_changed("conflicted") == ([], None)  # nothing stopped yet
+    git(repo, "merge", "other", check=False)
+    (repo / "c.py").write_text("z = 2\n")  # a change of its own, not a conflict
+    files, reason = Probes(str(repo)).git_changed("conflicted")
+    assert reason is None and files == [str((repo / "a.py").resolve())]
+    with pytest.raises(ProbeError, match='"conflicted"'):
+        probes.git_changed("unmerged")
+
+
 # -- the same answers in examples ------------------------------------------------------------------
 
 
@@ -180,6 +199,18 @@ def test_examples_answer_changed_files_by_scope() -> None:
     assert ask(example, "git_changed", "staged") == (["/jouet-example/a.py"], None)
     assert ask(example, "git_changed", "tracked") == (["/jouet-example/a.py", "/jouet-example/src/b.py"], None)
     assert ask({"git": {"files": {"tracked": ["a.py"]}}}, "git_changed") == ([], None)
+    unmerged = {"git": {"files": {"conflicted": ["a.py"]}}}
+    assert ask(unmerged, "git_changed", "conflicted") == (["/jouet-example/a.py"], None)
+
+
+def test_examples_give_a_file_by_either_of_its_paths() -> None:
+    example = {"files": {"src/app.py": "x = 3\n", "/etc/hosts": "127.0.0.1"}}
+    assert ask(example, "file_contains", "/jouet-example/src/app.py", "x = 3") == (True, None)
+    assert ask(example, "file_contains", "src/app.py", "x = 4") == (False, None)
+    assert ask(example, "file_contains", "src/./app.py", "x") == (True, None)
+    assert ask(example, "file_contains", "/etc/hosts", "127") == (True, None)
+    value, reason = ask(example, "file_contains", "/elsewhere/src/app.py", "x")
+    assert value is None and reason is not None and "does not give" in reason
 
 
 # -- git processes per hook call ---------------------------------------------------------------------

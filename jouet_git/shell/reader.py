@@ -73,13 +73,29 @@ MAX_PROBLEMS = 20
 
 
 # The hook imports this module on every call: only the patterns every script needs are compiled
-# here; the others are compiled on first use (see _lazy).
+# here; the others are compiled on first use (see _lazy and _on_first_use: `git status` needs no
+# redirection, double quote or here-document, and compiling those three would cost each such hook
+# about a tenth of a millisecond).
 _DELIMS = " \t\n|&;<>()"
 _PLAIN = re.compile(r"[^ \t\n|&;<>()'\"\\$`]+").match
-_HEREDOC_PLAIN = re.compile(r"[^\\$`]+").match
-_DQ_PLAIN = re.compile(r"[^\"\\$`]+").match
 _SKIP = re.compile(r"(?:[ \t]+|\\\n|#[^\n]*)+").match
-_REDIR = re.compile(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|<<<|<<-|<<|<>|<&|>&|>>|>\||<|>)").match
+
+
+def _on_first_use(name: str, pattern: str) -> Callable[[str, int], re.Match[str] | None]:
+    """A match function for the global NAME that, on its first call, compiles PATTERN and puts the
+    compiled match function in its place (the callers look NAME up on every call)."""
+
+    def first(text: str, at: int) -> re.Match[str] | None:
+        match: Callable[[str, int], re.Match[str] | None] = re.compile(pattern).match
+        globals()[name] = match
+        return match(text, at)
+
+    return first
+
+
+_HEREDOC_PLAIN = _on_first_use("_HEREDOC_PLAIN", r"[^\\$`]+")
+_DQ_PLAIN = _on_first_use("_DQ_PLAIN", r"[^\"\\$`]+")
+_REDIR = _on_first_use("_REDIR", r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|<<<|<<-|<<|<>|<&|>&|>>|>\||<|>)")
 _RARE = {
     "cond": r"[^ \t\n;&|'\"\\$`]+",  # a word inside [[ ]], where < > ( ) are operands
     "arith": r"[^()$`\"'\\]+",

@@ -14,6 +14,9 @@ The places, by kind:
                  refused; a file tool's edit is worked out and refused when an entry would go.
     claude       any Claude Code settings file: `disableAllHooks` turns every hook off, jouet's
                  included. Shell writes are refused; edits that set it are refused.
+    gemini       any Gemini CLI settings file (a project's overrides the user's): `hooksConfig`,
+                 `hooks` and `tools.enableHooks` turn hooks off or replace them. Shell writes are
+                 refused; edits that change those keys are refused.
     git-hooks    a git hook jouet installed (its marker in the file) and the hook it chains to, or
                  a directory holding them (.git/hooks, core.hooksPath).
     git-config   git's config files (where core.hooksPath and init.templateDir live): shell writes
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
 JOUET = "jouet"
 HOOKS = "hooks"
 CLAUDE = "claude"
+GEMINI = "gemini"
 GIT_HOOKS = "git-hooks"
 GIT_CONFIG = "git-config"
 
@@ -64,6 +68,10 @@ TREE_INTO = " into"
 _GIT_HOOK_NAMES = ("pre-commit", "pre-push", "post-checkout")
 _GIT_HOOK_MARKER = b"# jouet-git hook:"
 _CLAUDE_FILES = ("settings.json", "settings.local.json", "managed-settings.json")
+# Gemini CLI's settings files (user, project, system and system defaults), and where the user's and
+# the system's lie (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the system's).
+_GEMINI_FILES = ("settings.json", "system-defaults.json")
+_GEMINI_SYSTEM_DIRS = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli", "C:\\ProgramData\\gemini-cli")
 # git config keys that decide which hooks git runs: set, unset, or their section renamed or removed.
 _GIT_KEYS = (r"(?i)^(core\.hookspath|init\.templatedir|include\..*|includeif\..*"
              r"|\[(core|init|include|includeif)(\..*)?\]|\*)$")
@@ -395,11 +403,22 @@ class View:
         user = self.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(self.home, ".claude")
         return [self.resolve(user), "/etc/claude-code", "/Library/Application Support/ClaudeCode"]
 
+    def _gemini_file_here(self, full: str, name: str, parent: str) -> bool:
+        """Whether the resolved path FULL (named NAME, in PARENT) is a Gemini CLI settings file."""
+        system = self.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+        if system and full == self.resolve(system):
+            return True
+        if name not in _GEMINI_FILES:
+            return False
+        return os.path.basename(parent) == ".gemini" or parent in _GEMINI_SYSTEM_DIRS or \
+            parent == self.resolve(os.path.join(self.home, ".gemini"))
+
     def _harness(self, full: str, how: str, text: str, edit: dict[str, Any] | None) -> Guarded | None:
         name = os.path.basename(full)
         parent = os.path.dirname(full)
         claude = name in _CLAUDE_FILES and (os.path.basename(parent) == ".claude" or parent in self._claude_dirs())
-        if not (claude or name in _TARGET_NAMES or os.path.basename(parent) in _TARGET_FOLDERS
+        gemini = not claude and self._gemini_file_here(full, name, parent)
+        if not (claude or gemini or name in _TARGET_NAMES or os.path.basename(parent) in _TARGET_FOLDERS
                 or name in _TARGET_FOLDERS):
             return None
         # A file that is not there holds none of jouet's hooks (nor does a folder that is not):
@@ -410,6 +429,8 @@ class View:
             return found
         if claude:
             return self._claude_file(full, how, text, edit)
+        if gemini:
+            return self._gemini_file(full, how, edit)
         return None
 
     def _target_file(self, full: str, how: str, edit: dict[str, Any] | None) -> Guarded | None:
@@ -516,6 +537,17 @@ class View:
             return Guarded(CLAUDE, full, what)
         return None
 
+    def _gemini_file(self, full: str, how: str, edit: dict[str, Any] | None) -> Guarded | None:
+        what = ("a Gemini CLI settings file, where `hooksConfig`, `hooks` and `tools.enableHooks` switch hooks "
+                "off or replace them (a project's settings override the user's), jouet's included")
+        if how != EDIT:
+            return Guarded(GEMINI, full, what)
+        before = (self.read(full) or b"").decode("utf-8", "surrogateescape")
+        after = after_edit(self.read(full), edit or {})
+        if after is None or _gemini_switches(before) != _gemini_switches(after):
+            return Guarded(GEMINI, full, what)
+        return None
+
     # -- git config files -----------------------------------------------------------------------------
 
     def _git_config_paths(self, full: str | None = None) -> list[str]:
@@ -564,6 +596,22 @@ def _disables_hooks(text: str) -> bool:
     except ValueError:
         return "disableAllHooks" in text
     return isinstance(doc, dict) and bool(doc.get("disableAllHooks"))
+
+
+def _gemini_switches(text: str) -> object:
+    """What of a Gemini CLI settings text decides whether hooks run: its `hooks`, `hooksConfig` and
+    `tools.enableHooks` (a text that is not JSON: every line naming a hook, as written)."""
+    import json
+
+    try:
+        doc = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return [line.strip() for line in text.splitlines() if "hook" in line.lower()]
+    if not isinstance(doc, dict):
+        return doc
+    tools = doc.get("tools")
+    return (json.dumps(doc.get("hooks"), sort_keys=True), json.dumps(doc.get("hooksConfig"), sort_keys=True),
+            json.dumps(tools.get("enableHooks") if isinstance(tools, dict) else None))
 
 
 # -- what a file tool's edit makes of a file -------------------------------------------------------------

@@ -156,7 +156,7 @@ export type JouetWrite = {
 }
 
 export type JouetGuarded = {
-\tkind: "jouet" | "hooks" | "claude" | "git-hooks" | "git-config",
+\tkind: "jouet" | "hooks" | "claude" | "gemini" | "git-hooks" | "git-config",
 \tpath: string,
 \twhat: string,
 }

@@ -53,8 +53,8 @@ def test_a_git_status_hook_compiles_only_the_reader_patterns_it_uses(tmp_path: P
             "from jouet_git.shell import reader\n"
             "names = ('_REDIR', '_DQ_PLAIN', '_HEREDOC_PLAIN')\n"
             "sys.stderr.write('\\nCOMPILED ' + ' '.join(n for n in names if getattr(reader, n).__name__ == 'match'))\n")
-    for command, compiled in (("git status", set()),
-                              ('cat <<EOF > "out dir/f.txt"\nhi $USER\nEOF', {"_REDIR", "_DQ_PLAIN", "_HEREDOC_PLAIN"})):
+    everything = {"_REDIR", "_DQ_PLAIN", "_HEREDOC_PLAIN"}
+    for command, compiled in (("git status", set()), ('cat <<EOF > "out dir/f.txt"\nhi $USER\nEOF', everything)):
         payload = claude_payload(command, repo)
         run_jouet("hook", "claude", "pre", input=payload, cwd=repo)  # builds the rule set cache
         proc = subprocess.run([sys.executable, "-c", code], input=payload, cwd=repo, capture_output=True, text=True)

@@ -269,6 +269,31 @@ def test_editing_the_rest_of_claude_settings_stays_allowed(repo: Path) -> None:
                          "new_string": '"model": "opus", "hooks"'}, repo))
 
 
+def test_gemini_settings_that_switch_hooks_off(repo: Path) -> None:
+    """A project's .gemini/settings.json overrides the user's: hooksConfig.enabled false, a disabled
+    list, tools.enableHooks false or a `hooks` of its own would leave jouet's hook out."""
+    path = repo / ".gemini" / "settings.json"
+    for content in ('{"hooksConfig": {"enabled": false}}', '{"hooksConfig": {"disabled": ["jouet"]}}',
+                    '{"tools": {"enableHooks": false}}', '{"hooks": {}}'):
+        denied(tool("Write", {"file_path": str(path), "content": content}, repo), "jouet-files")
+    denied(bash("mkdir -p .gemini && echo '{\"hooksConfig\": {\"enabled\": false}}' > .gemini/settings.json", repo),
+           "jouet-files")
+    denied(bash("cp /tmp/mine.json ~/.gemini/settings.json", repo), "jouet-files")
+
+
+def test_editing_the_rest_of_gemini_settings_stays_allowed(repo: Path) -> None:
+    path = repo / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"model": {"name": "gemini-2.5-pro"}, "tools": {"sandbox": false}}\n')
+    passes(tool("Edit", {"file_path": str(path), "old_string": "gemini-2.5-pro", "new_string": "gemini-2.5-flash"},
+                repo))
+    passes(bash("cat .gemini/settings.json", repo))
+    denied(tool("Edit", {"file_path": str(path), "old_string": '"sandbox": false',
+                         "new_string": '"sandbox": false, "enableHooks": false'}, repo), "jouet-files")
+    denied(tool("Edit", {"file_path": str(path), "old_string": "{",
+                         "new_string": '{"hooksConfig": {"enabled": false},'}, repo), "jouet-files")
+
+
 # -- git's hooks -----------------------------------------------------------------------------------
 
 

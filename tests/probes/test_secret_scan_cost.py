@@ -23,13 +23,20 @@ def _hook(repo: Path, tmp: Path) -> tuple[int, set[str], str]:
     return proc.returncode, set(modules.split()), text
 
 
-def test_a_keyword_free_commit_imports_no_temporary_files_module(tmp_path: Path) -> None:
+def _keyword_free(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository with a keyword-free change staged, and the TMPDIR its hooks get, after a first
+    hook has built the rule set cache (as the first hook after an install does)."""
     repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     (repo / "notes.md").write_text("start\nplain prose, nothing to see\n")
     git(repo, "add", "notes.md")
-    _hook(repo, tmp)  # builds the rule set cache, as the first hook after an install does
+    _hook(repo, tmp)
+    return repo, tmp
+
+
+def test_a_keyword_free_commit_imports_no_temporary_files_module(tmp_path: Path) -> None:
+    repo, tmp = _keyword_free(tmp_path)
     code, modules, said = _hook(repo, tmp)
     assert code == 0, said
     assert "jouet_git.engine.build" not in modules
@@ -76,12 +83,7 @@ def test_a_scan_that_runs_gitleaks_leaves_no_work_directory(tmp_path: Path) -> N
 def test_a_keyword_free_commit_makes_no_work_directory(tmp_path: Path) -> None:
     """Nothing is laid out for a scan gitleaks is not run for: TMPDIR's own times stay as they were
     (a directory made and removed in it would have changed them)."""
-    repo = make_repo(tmp_path / "r", {"notes.md": "start\n"})
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
-    (repo / "notes.md").write_text("start\nplain prose, nothing to see\n")
-    git(repo, "add", "notes.md")
-    _hook(repo, tmp)  # builds the rule set cache, as the first hook after an install does
+    repo, tmp = _keyword_free(tmp_path)
     before = tmp.stat().st_mtime_ns
     code, modules, said = _hook(repo, tmp)
     assert code == 0, said

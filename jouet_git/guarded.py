@@ -71,7 +71,7 @@ _CLAUDE_FILES = ("settings.json", "settings.local.json", "managed-settings.json"
 # Gemini CLI's settings files (user, project, system and system defaults), and where the user's and
 # the system's lie (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the system's).
 _GEMINI_FILES = ("settings.json", "system-defaults.json")
-_GEMINI_SYSTEM_DIRS = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli", "C:\\ProgramData\\gemini-cli")
+_GEMINI_SYSTEM_DIRS = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")
 # git config keys that decide which hooks git runs: set, unset, or their section renamed or removed.
 _GIT_KEYS = (r"(?i)^(core\.hookspath|init\.templatedir|include\..*|includeif\..*"
              r"|\[(core|init|include|includeif)(\..*)?\]|\*)$")

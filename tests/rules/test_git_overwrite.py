@@ -55,6 +55,25 @@ def test_deleting_a_tag_whose_commits_a_branch_has(repo: Path, spike: str) -> No
     assert kept(repo, spike)
 
 
+@pytest.mark.parametrize("command", ["git tag -f archive/spike main", "git tag -f archive/spike",
+                                     "git tag --force -a -m moved archive/spike", "git tag -fm moved archive/spike"])
+def test_moving_the_only_tag_of_some_commits(repo: Path, spike: str, command: str) -> None:
+    git(repo, "tag", "archive/spike", "spike")
+    git(repo, "branch", "-D", "spike")
+    reason = denied(command, repo, "tag-delete")
+    assert "2 commits" in reason and "then move the tag" in reason
+    assert bash(command, repo).returncode == 0
+    assert not kept(repo, spike)
+
+
+def test_moving_a_tag_that_loses_nothing(repo: Path, spike: str) -> None:
+    git(repo, "tag", "archive/spike", "spike")
+    quiet("git tag -f archive/spike main", repo)  # (the branch spike still has its commits)
+    quiet("git tag -f new-tag main", repo)  # (no such tag yet)
+    git(repo, "branch", "-D", "spike")
+    quiet("git branch keep archive/spike && git tag -f archive/spike main", repo)
+
+
 # -- update-ref --------------------------------------------------------------------------------------
 
 
@@ -86,6 +105,27 @@ def test_update_ref_deleting_the_stash(repo: Path) -> None:
     denied("git update-ref -d refs/stash", repo, "update-ref")
     assert bash("git update-ref -d refs/stash", repo).returncode == 0
     assert not kept(repo, entry) and git(repo, "stash", "list") == ""
+
+
+@pytest.mark.parametrize(("command", "updates_ref"), [
+    ("git reflog delete --updateref --rewrite 'refs/stash@{0}'", True),  # (what `git stash drop` runs)
+    ("git reflog delete --updateref stash@{0}", True),
+    ("git reflog delete 'refs/stash@{0}'", False),
+])
+def test_deleting_a_stash_entry_from_the_reflog(repo: Path, command: str, updates_ref: bool) -> None:
+    """A stash entry dropped by deleting its reflog entry directly: it leaves `git stash list`, and
+    with --updateref no ref holds it any more. (An older entry, kept by the reflog only, is
+    reflog-expire's too; the newest is the one refs/stash points at.)"""
+    for text in ("a\n", "b\n"):
+        (repo / "README.md").write_text(text)
+        git(repo, "stash", "push", "-q")
+    entry = head(repo, "stash@{0}")
+    reason = denied(command, repo, "stash-drop")
+    assert "stash@{0} holds work no branch has" in reason
+    assert bash(command, repo).returncode == 0
+    assert entry not in git(repo, "log", "-g", "--format=%H", "refs/stash")
+    assert kept(repo, entry) is not updates_ref
+    quiet("git reflog delete 'HEAD@{1}'", repo)
 
 
 def test_update_ref_with_unseen_orders(repo: Path, spike: str, tmp_path: Path) -> None:

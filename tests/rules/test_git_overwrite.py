@@ -74,6 +74,25 @@ def test_moving_a_tag_that_loses_nothing(repo: Path, spike: str) -> None:
     quiet("git branch keep archive/spike && git tag -f archive/spike main", repo)
 
 
+@pytest.mark.parametrize("command", ["git fetch --prune --prune-tags", "git fetch -p -P origin",
+                                     "git fetch --prune origin '+refs/tags/*:refs/tags/*'",
+                                     "git -c fetch.pruneTags=true fetch --prune"])
+def test_a_fetch_pruning_the_only_tag_of_some_commits(repo: Path, spike: str, command: str) -> None:
+    git(repo, "tag", "archive/spike", "spike")
+    git(repo, "branch", "-D", "spike")
+    reason = denied(command, repo, "tag-delete")
+    assert "2 commits" in reason and "git push origin --tags" in reason
+    assert bash(command, repo).returncode == 0
+    assert not kept(repo, spike)
+
+
+def test_a_fetch_pruning_tags_that_lose_nothing(repo: Path, spike: str) -> None:
+    git(repo, "tag", "archive/spike", "spike")  # (the branch spike still has its commits)
+    quiet("git fetch --prune --prune-tags", repo)
+    git(repo, "branch", "-D", "spike")
+    quiet("git fetch --prune", repo)  # (no tag is pruned)
+
+
 # -- update-ref --------------------------------------------------------------------------------------
 
 

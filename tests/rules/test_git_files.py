@@ -200,6 +200,35 @@ def test_removes_and_moves_that_keep_the_changes_are_quiet(repo: Path, command: 
     quiet(command, repo)
 
 
+@pytest.mark.parametrize("command", [
+    "git diff | git apply -R",
+    "git diff -- src | patch -R -p1",
+    "git diff HEAD | git apply -R",
+    "git show HEAD:src/app.py > src/app.py",
+    "git show :src/app.py > src/app.py",
+    "cd src && git cat-file -p HEAD:src/app.py > app.py",
+    "cd src && git show HEAD:./app.py > app.py",
+])
+def test_discarding_by_hand(repo: Path, command: str) -> None:
+    """What `git checkout -- FILE` does, spelled with a reversed diff or a blob written over the file."""
+    (repo / "src" / "app.py").write_text("x = 2  # JOUET_MARK\n")
+    assert _lost(repo, command)
+    reason = denied(command, repo, "discard-changes")
+    assert "src/app.py" in reason or "app.py" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "git diff -- docs | git apply -R",
+    "git diff --cached | git apply -R",
+    "git show HEAD:src/app.py > /tmp/jouet-test-app.py",
+    "git show HEAD:README.md > README.md",
+])
+def test_reversed_diffs_and_blobs_that_keep_the_changes(repo: Path, command: str) -> None:
+    (repo / "src" / "app.py").write_text("x = 2  # JOUET_MARK\n")
+    assert not _lost(repo, command)
+    quiet(command, repo)
+
+
 def test_a_forced_remove_in_a_clean_tree_is_quiet(repo: Path) -> None:
     quiet("git rm -rf .", repo)
     quiet("git mv -f README.md src/app.py", repo)

@@ -134,8 +134,8 @@ def test_a_clean_tree(repo: Path) -> None:
 # -- discard-changes: git rm -f and git mv -f ----------------------------------------------------------
 
 
-def _lost(repo: Path, command: str) -> bool:
-    """Whether COMMAND, run for real in a copy of REPO, loses the change marked JOUET_MARK."""
+def _in_a_copy(repo: Path, command: str, check: str) -> bool:
+    """Whether the bash test CHECK holds after COMMAND ran for real in a copy of REPO."""
     import shutil
     import subprocess
 
@@ -143,10 +143,14 @@ def _lost(repo: Path, command: str) -> bool:
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(repo, copy, symlinks=True)
     subprocess.run(["bash", "-c", command], cwd=copy, capture_output=True, check=False)
-    kept = subprocess.run(["bash", "-c", "grep -rq JOUET_MARK --exclude-dir=.git . || "
-                           "git grep -q --cached JOUET_MARK"], cwd=copy, capture_output=True, check=False)
+    held = subprocess.run(["bash", "-c", check], cwd=copy, capture_output=True, check=False)
     shutil.rmtree(copy)
-    return kept.returncode != 0
+    return held.returncode == 0
+
+
+def _lost(repo: Path, command: str) -> bool:
+    """Whether COMMAND, run for real in a copy of REPO, loses the change marked JOUET_MARK."""
+    return _in_a_copy(repo, command, "! grep -rq JOUET_MARK --exclude-dir=.git . && ! git grep -q --cached JOUET_MARK")
 
 
 @pytest.mark.parametrize("command", [
@@ -255,6 +259,33 @@ def test_clean_over_untracked_files(ignoring: Path, command: str) -> None:
     (ignoring / "notes.txt").write_text("mine\n")
     reason = denied(command, ignoring, "clean-untracked")
     assert "1 untracked file" in reason and "git clean -n" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "git ls-files -o | xargs rm -f",
+    "git ls-files --others --exclude-standard -z | xargs -0 rm -rf",
+    "git status --porcelain | grep '^??' | cut -c4- | xargs rm -rf",
+    "git clean -n | cut -c14- | xargs rm",
+])
+def test_clean_by_hand(ignoring: Path, command: str) -> None:
+    """git clean spelled as rm run by xargs on a listing of untracked files."""
+    (ignoring / "notes.txt").write_text("mine\n")
+    assert bash_gone(ignoring, command, "notes.txt")
+    reason = denied(command, ignoring, "clean-untracked")
+    assert "1 untracked file" in reason
+
+
+def test_rm_by_xargs_on_other_lists_is_quiet(ignoring: Path) -> None:
+    (ignoring / "notes.txt").write_text("mine\n")
+    quiet("find . -name '*.pyc' | xargs rm -f", ignoring)
+    quiet("git ls-files -o | xargs ls -l", ignoring)
+    (ignoring / "notes.txt").unlink()
+    quiet("git ls-files -o | xargs rm -f", ignoring)  # (nothing untracked)
+
+
+def bash_gone(repo: Path, command: str, name: str) -> bool:
+    """Whether COMMAND, run for real in a copy of REPO, deletes the file NAME."""
+    return _in_a_copy(repo, command, f"! test -e {name}")
 
 
 def test_clean_over_a_new_directory(ignoring: Path) -> None:

@@ -72,6 +72,8 @@ _CLAUDE_FILES = ("settings.json", "settings.local.json", "managed-settings.json"
 # the system's lie (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the system's).
 _GEMINI_FILES = ("settings.json", "system-defaults.json")
 _GEMINI_SYSTEM_DIRS = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")
+# The files `git config` writes without -f (shell/writes.py _git_config_file): judged by the key alone.
+_GIT_CONFIG_DEFAULTS = frozenset({".git/config", "~/.gitconfig", "/etc/gitconfig"})
 # git config keys that decide which hooks git runs: set, unset, or their section renamed or removed.
 _GIT_KEYS = (r"(?i)^(core\.hookspath|init\.templatedir|include\..*|includeif\..*"
              r"|\[(core|init|include|includeif)(\..*)?\]|\*)$")
@@ -304,7 +306,10 @@ class View:
             if key is not None and _re(_GIT_KEYS).match(key):
                 shown = "every setting (an editor)" if key == "*" else key
                 return Guarded(GIT_CONFIG, path, f"git's {shown}, which decides whether git runs jouet's hooks")
-            return None
+            if path in _GIT_CONFIG_DEFAULTS:
+                return None
+            # `git config -f FILE` writes any file, in git's format: as any other write of FILE (jouet's
+            # settings, a harness's settings...), a git config file among them judged by the key above.
         full = self.resolve(path)
         into = how.endswith(TREE_INTO)
         if into:

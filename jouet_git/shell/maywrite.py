@@ -38,7 +38,7 @@ OPTION_WRITERS = frozenset({
     "yq", "sd", "iconv", "openssl"})
 WRITERS = ALL | REMOVE_ALL | MODE | DESTINATION | frozenset(INTERPRETERS) | OTHERS | OPTION_WRITERS
 # The git subcommands writes() finds writes in.
-GIT_WRITES = frozenset({"rm", "mv", "config", "clone", "worktree", "archive", "init"})
+GIT_WRITES = frozenset({"rm", "mv", "config", "clone", "worktree", "archive", "init", "bundle", "format-patch"})
 # The git subcommands that write the work tree: looked at only when it is moved (-C, --work-tree,
 # GIT_WORK_TREE, a cd before them), since the call's own tree is no place of jouet's.
 TREE_WRITES = frozenset({"checkout", "restore", "reset", "switch", "merge", "pull", "rebase", "stash", "cherry-pick",
@@ -65,7 +65,7 @@ def may_write(commands: list[Command]) -> bool:
             return True
         program = command.program or ""
         if program == "git":
-            if not GIT_WRITES.isdisjoint(command.argv):
+            if not GIT_WRITES.isdisjoint(command.argv) or any(w.startswith("--output") for w in command.argv):
                 return True
             if not TREE_WRITES.isdisjoint(command.argv):
                 if moved is None:

@@ -636,6 +636,21 @@ def _git(command: Command, add: _Adder) -> None:
             add(file, "git config", base=here, key=key)
     elif sub in ("clone", "worktree", "archive"):
         _git_new_files(sub, argv, i + 1, add, here)
+    elif sub == "bundle" and i + 2 < len(argv) and argv[i + 1] == "create" and not argv[i + 2].startswith("-"):
+        add(argv[i + 2], "git bundle create", base=here)
+    elif sub in _GIT_OUTPUT:
+        # --output=FILE (diff, log, show, ...) and format-patch's -o/--output-directory DIR
+        rest = argv[i + 1:]
+        for k, word in enumerate(rest):
+            if word == "--":
+                break
+            name, eq, value = word.partition("=")
+            if name in _GIT_OUTPUT[sub] and not eq and k + 1 < len(rest):
+                value = rest[k + 1]
+            elif name not in _GIT_OUTPUT[sub] or not eq:
+                continue
+            if value:
+                add(value, f"git {sub} --output", base=here)
     elif sub == "init":
         operands, _ = _split(argv, "", i + 1, _GIT_INIT_VALUES)
         if operands or here is not None:
@@ -654,6 +669,10 @@ def _git(command: Command, add: _Adder) -> None:
             add(".", f"git {sub}", removes=True, base=tree)
 
 
+# The options that name a file (or, for format-patch, a directory) a git command writes its output to.
+_GIT_OUTPUT = {sub: frozenset({"--output"}) for sub in ("diff", "log", "show", "diff-tree", "diff-index",
+                                                       "diff-files", "range-diff", "whatchanged")}
+_GIT_OUTPUT["format-patch"] = frozenset({"-o", "--output-directory", "--output"})
 _GIT_INIT_VALUES = frozenset({"-b", "--initial-branch", "--template", "--separate-git-dir", "--object-format",
                               "--ref-format", "--shared"})
 _GIT_VALUES = {

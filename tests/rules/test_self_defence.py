@@ -330,6 +330,30 @@ def test_git_hook_attacks(repo: Path, command: str) -> None:
     denied(bash(command, repo), ("jouet-files", "hooks-path") if "hooksPath" in command else "jouet-files")
 
 
+@pytest.mark.parametrize("command", [
+    "git config -f {config} rules.disable all",
+    "git config --file={config} --add rules.disable all",
+    "git bundle create {config} HEAD",
+    "git diff --output={config}",
+    "git log --output {config}",
+    "git format-patch -o {dir} HEAD",
+    "git config -f .claude/settings.json hooks.x y",
+])
+def test_git_commands_that_write_a_file_of_jouet_s(repo: Path, command: str) -> None:
+    """git writes files of its own: `git config -f` any file (in git's format), `git bundle create`,
+    `--output`, format-patch's directory. Pointed at jouet's settings, they are writes like any other."""
+    config = paths.config_dir()
+    filled = command.format(config=os.path.join(config, "config.toml"), dir=config)
+    denied(bash(filled, repo), "jouet-files")
+
+
+@pytest.mark.parametrize("command", ["git config -f /tmp/elsewhere.cfg user.name x", "git diff --output=out.patch",
+                                     "git format-patch -o patches HEAD", "git bundle create repo.bundle --all",
+                                     "git config -f {config} --get rules.disable"])
+def test_git_commands_writing_elsewhere_or_reading_pass(repo: Path, command: str) -> None:
+    passes(bash(command.format(config=os.path.join(paths.config_dir(), "config.toml")), repo))
+
+
 def test_git_config_editing_hookspath_with_the_edit_tool(repo: Path) -> None:
     config = repo / ".git" / "config"
     denied(tool("Edit", {"file_path": str(config), "old_string": "[core]",

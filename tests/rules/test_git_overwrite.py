@@ -55,13 +55,21 @@ def test_deleting_a_tag_whose_commits_a_branch_has(repo: Path, spike: str) -> No
     assert kept(repo, spike)
 
 
-@pytest.mark.parametrize("command", ["git tag -f archive/spike main", "git tag -f archive/spike",
-                                     "git tag --force -a -m moved archive/spike", "git tag -fm moved archive/spike"])
-def test_moving_the_only_tag_of_some_commits(repo: Path, spike: str, command: str) -> None:
+@pytest.mark.parametrize(("command", "advice"), [
+    ("git tag -f archive/spike main", "then move the tag"),
+    ("git tag -f archive/spike", "then move the tag"),
+    ("git tag --force -a -m moved archive/spike", "then move the tag"),
+    ("git tag -fm moved archive/spike", "then move the tag"),
+    ("git fetch --prune --prune-tags", "git push origin --tags"),
+    ("git fetch -p -P origin", "git push origin --tags"),
+    ("git fetch --prune origin '+refs/tags/*:refs/tags/*'", "git push origin --tags"),
+    ("git -c fetch.pruneTags=true fetch --prune", "git push origin --tags"),
+])
+def test_moving_or_pruning_the_only_tag_of_some_commits(repo: Path, spike: str, command: str, advice: str) -> None:
     git(repo, "tag", "archive/spike", "spike")
     git(repo, "branch", "-D", "spike")
     reason = denied(command, repo, "tag-delete")
-    assert "2 commits" in reason and "then move the tag" in reason
+    assert "2 commits" in reason and advice in reason
     assert bash(command, repo).returncode == 0
     assert not kept(repo, spike)
 
@@ -72,18 +80,6 @@ def test_moving_a_tag_that_loses_nothing(repo: Path, spike: str) -> None:
     quiet("git tag -f new-tag main", repo)  # (no such tag yet)
     git(repo, "branch", "-D", "spike")
     quiet("git branch keep archive/spike && git tag -f archive/spike main", repo)
-
-
-@pytest.mark.parametrize("command", ["git fetch --prune --prune-tags", "git fetch -p -P origin",
-                                     "git fetch --prune origin '+refs/tags/*:refs/tags/*'",
-                                     "git -c fetch.pruneTags=true fetch --prune"])
-def test_a_fetch_pruning_the_only_tag_of_some_commits(repo: Path, spike: str, command: str) -> None:
-    git(repo, "tag", "archive/spike", "spike")
-    git(repo, "branch", "-D", "spike")
-    reason = denied(command, repo, "tag-delete")
-    assert "2 commits" in reason and "git push origin --tags" in reason
-    assert bash(command, repo).returncode == 0
-    assert not kept(repo, spike)
 
 
 def test_a_fetch_pruning_tags_that_lose_nothing(repo: Path, spike: str) -> None:

@@ -72,8 +72,6 @@ _CLAUDE_FILES = ("settings.json", "settings.local.json", "managed-settings.json"
 # the system's lie (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the system's).
 _GEMINI_FILES = ("settings.json", "system-defaults.json")
 _GEMINI_SYSTEM_DIRS = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")
-# The files `git config` writes without -f (shell/writes.py _git_config_file): judged by the key alone.
-_GIT_CONFIG_DEFAULTS = frozenset({".git/config", "~/.gitconfig", "/etc/gitconfig"})
 # git config keys that decide which hooks git runs: set, unset, or their section renamed or removed.
 _GIT_KEYS = (r"(?i)^(core\.hookspath|init\.templatedir|include\..*|includeif\..*"
              r"|\[(core|init|include|includeif)(\..*)?\]|\*)$")
@@ -306,7 +304,9 @@ class View:
             if key is not None and _re(_GIT_KEYS).match(key):
                 shown = "every setting (an editor)" if key == "*" else key
                 return Guarded(GIT_CONFIG, path, f"git's {shown}, which decides whether git runs jouet's hooks")
-            if path in _GIT_CONFIG_DEFAULTS:
+            from jouet_git.shell.writes import GIT_CONFIG_FILES
+
+            if path in GIT_CONFIG_FILES.values():
                 return None
             # `git config -f FILE` writes any file, in git's format: as any other write of FILE (jouet's
             # settings, a harness's settings...), a git config file among them judged by the key above.
@@ -547,8 +547,9 @@ class View:
                 "off or replace them (a project's settings override the user's), jouet's included")
         if how != EDIT:
             return Guarded(GEMINI, full, what)
-        before = (self.read(full) or b"").decode("utf-8", "surrogateescape")
-        after = after_edit(self.read(full), edit or {})
+        data = self.read(full)
+        after = after_edit(data, edit or {})
+        before = (data or b"").decode("utf-8", "surrogateescape")
         if after is None or _gemini_switches(before) != _gemini_switches(after):
             return Guarded(GEMINI, full, what)
         return None

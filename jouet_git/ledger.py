@@ -505,18 +505,27 @@ def lines_before(fd: int, end: int, deadline: float | None = None) -> Iterator[b
         yield rest
 
 
-def rotated_older_than(inode: int | None) -> list[str]:
-    """The rotated ledger files (ledger.jsonl.1, .2, ...) older than the ledger file with INODE,
-    newest first: those after it when it was rotated itself, all of them when it was not (or when
-    INODE is None: there was no ledger file)."""
-    names = files()[1:]
-    for number, name in enumerate(names):
+def rotated() -> list[tuple[str, int]]:
+    """The rotated ledger files that are there (ledger.jsonl.1, .2, ...), newest first, with their inodes."""
+    found: list[tuple[str, int]] = []
+    for name in files()[1:]:
         try:
-            if inode is not None and os.stat(name).st_ino == inode:
-                return names[number + 1:]
+            found.append((name, os.stat(name).st_ino))
         except OSError:
             continue
-    return names
+    return found
+
+
+def rotated_older_than(inode: int | None) -> list[str]:
+    """The rotated ledger files older than the ledger file with INODE, newest first: those after it
+    when it was rotated itself, all of them when it was not (or when INODE is None: there was no
+    ledger file)."""
+    names = rotated()
+    for number, (_, there) in enumerate(names):
+        if there == inode:
+            names = names[number + 1:]
+            break
+    return [name for name, _ in names]
 
 
 def parse_line(raw: bytes) -> dict[str, Any] | None:

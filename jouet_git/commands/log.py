@@ -369,11 +369,7 @@ def _rotated_after(inode: int) -> list[tuple[str, int]]:
     """The rotated ledger files (ledger.jsonl.1, .2, ...) newer than the one with INODE, oldest
     first, with their inodes: all of them when it was dropped already."""
     found: list[tuple[str, int]] = []
-    for name in ledger.files()[1:]:
-        try:
-            number = os.stat(name).st_ino
-        except OSError:
-            continue
+    for name, number in ledger.rotated():
         if number == inode:
             break
         found.append((name, number))

@@ -640,17 +640,10 @@ def _git(command: Command, add: _Adder) -> None:
         add(argv[i + 2], "git bundle create", base=here)
     elif sub in _GIT_OUTPUT:
         # --output=FILE (diff, log, show, ...) and format-patch's -o/--output-directory DIR
-        rest = argv[i + 1:]
-        for k, word in enumerate(rest):
-            if word == "--":
-                break
-            name, eq, value = word.partition("=")
-            if name in _GIT_OUTPUT[sub] and not eq and k + 1 < len(rest):
-                value = rest[k + 1]
-            elif name not in _GIT_OUTPUT[sub] or not eq:
-                continue
-            if value:
-                add(value, f"git {sub} --output", base=here)
+        _, options = _split(argv, "", i + 1, _GIT_OUTPUT[sub])
+        for name in _GIT_OUTPUT[sub]:
+            if options.get(name):
+                add(options[name], f"git {sub} --output", base=here)
     elif sub == "init":
         operands, _ = _split(argv, "", i + 1, _GIT_INIT_VALUES)
         if operands or here is not None:
@@ -703,17 +696,21 @@ def _git_new_files(sub: str, argv: list[str], first: int, add: _Adder, here: str
         add(options.get("-o") or options["--output"], "git archive -o", base=here)
 
 
+# The file `git config` writes without -f, by scope option (None: the repository's). guarded.py
+# judges a write of one of them by its key alone, and any other file (-f) as any write of it.
+GIT_CONFIG_FILES = {"--global": "~/.gitconfig", "--system": "/etc/gitconfig", None: ".git/config"}
+
+
 def _git_config_file(args: list[str]) -> str:
     for k, word in enumerate(args):
         if word in ("-f", "--file") and k + 1 < len(args):
             return args[k + 1]
         if word.startswith("--file="):
             return word[len("--file="):]
-    if "--global" in args:
-        return "~/.gitconfig"
-    if "--system" in args:
-        return "/etc/gitconfig"
-    return ".git/config"
+    for scope in ("--global", "--system"):
+        if scope in args:
+            return GIT_CONFIG_FILES[scope]
+    return GIT_CONFIG_FILES[None]
 
 
 def git_config_keys(args: list[str]) -> list[str]:
